@@ -1,0 +1,24 @@
+import { expect, type Page } from '@playwright/test';
+import { defaultFlagValue, knownFlags } from '../server/flags';
+import { landingRoute } from '../src/lib/landing';
+
+export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' };
+
+/** The landing route (000 §2) of a new account: the server's default flags through the rule. */
+export const LANDING = landingRoute(
+  Object.fromEntries(knownFlags('needl').map((name) => [name, defaultFlagValue(name) === 'on'])),
+  'needl',
+);
+
+export async function signIn(page: Page, account = DEMO) {
+  await page.goto('/auth/signin');
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+}
+
+/** The query of the page's URL as a plain object. */
+export const searchOf = (page: Page) =>
+  Object.fromEntries(new URL(page.url()).searchParams.entries());

@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { LANDING, signIn } from './helpers';
+
+test('signing out in one tab shows the sign-in-required modal in the other', async ({
+  page,
+  context,
+}) => {
+  await signIn(page);
+  const other = await context.newPage();
+  await other.goto(LANDING);
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  const dialog = other.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('You have been logged out');
+  await expect(dialog.getByRole('button')).toHaveCount(1);
+  await expect(dialog.getByRole('button', { name: 'Reload' })).toBeVisible();
+
+  // Escape does not close it; Reload brings the sign-in screen.
+  await other.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Reload' }).click();
+  await expect(other).toHaveURL(/\/auth\/signin$/);
+  await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});

@@ -1,0 +1,124 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorBody } from '../contract/common';
+import { resolveAuth } from './auth/resolve';
+import type { AppDeps, AppEnv } from './context';
+import { ApiError, validationError } from './errors';
+import { idempotency } from './idempotency';
+import { registerAuthRoutes } from './routes/auth';
+import { registerFeatureRoutes } from './routes/features';
+import { registerHealthRoutes } from './routes/health';
+import { registerNotificationRoutes } from './routes/notifications';
+import { registerOrgRoutes } from './routes/org';
+import { registerSyncRoutes } from './routes/sync';
+import { registerTelemetryRoutes } from './routes/telemetry';
+import { registerUserRoutes } from './routes/user';
+import { createStaticHandler } from './static';
+
+export const API_VERSION = '0.1.0';
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const codeFor = (status: number): ErrorBody['error'] =>
+  status === 401
+    ? 'unauthorized'
+    : status === 403
+      ? 'forbidden'
+      : status === 404
+        ? 'not_found'
+        : status === 409
+          ? 'conflict'
+          : status === 429
+            ? 'rate_limited'
+            : status >= 500
+              ? 'internal'
+              : 'bad_request';
+
+/**
+ * The HTTP app: the API under /api (every endpoint of contract/endpoints.ts, validated by its
+ * schemas, documented at /api/openapi.json) and the built single-page app for everything else.
+ */
+export const createApp = (deps: AppDeps) => {
+  const app = new OpenAPIHono<AppEnv>({
+    // A zod failure of a body or query becomes a 400 naming each field.
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error.issues);
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    deps.metrics.requests++;
+    if (c.req.method === 'GET' && c.req.path === '/api/auth/session') deps.metrics.authPolls++;
+    await next();
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json<ErrorBody>(
+          { error: 'bad_request', message: 'request body is too large (limit 1 MiB)' },
+          413,
+        ),
+    }),
+  );
+  app.use('/api/*', resolveAuth(deps));
+  app.use('/api/*', idempotency(deps));
+
+  registerHealthRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerOrgRoutes(app, deps);
+  registerFeatureRoutes(app, deps);
+  registerNotificationRoutes(app, deps);
+  registerTelemetryRoutes(app, deps);
+  registerSyncRoutes(app, deps);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'token',
+    description: 'The id token from sign-in or refresh',
+  });
+  app.doc('/api/openapi.json', {
+    openapi: '3.0.0',
+    info: {
+      title: `${deps.product} workspace API`,
+      version: API_VERSION,
+      description: 'Every call of contract/endpoints.ts. Mutations accept an idempotency-key.',
+    },
+  });
+
+  app.all('/api/*', (c) =>
+    c.json<ErrorBody>(
+      { error: 'not_found', message: `no such endpoint: ${c.req.method} ${c.req.path}` },
+      404,
+    ),
+  );
+  app.get('*', createStaticHandler(deps.distDir));
+  app.notFound((c) => c.text(`not found: ${c.req.method} ${c.req.path}`, 404));
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.body(), err.status);
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode;
+      const message =
+        status === 400 && /json/i.test(err.message)
+          ? 'request body is not valid JSON'
+          : status === 415
+            ? 'request body must be JSON: send content-type: application/json'
+            : err.message || `request failed with status ${status}`;
+      return c.json<ErrorBody>({ error: codeFor(status), message }, status);
+    }
+    // The detail goes to the log, never to the caller.
+    deps.log(
+      `internal error on ${c.req.method} ${c.req.path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+    return c.json<ErrorBody>({ error: 'internal', message: 'internal error' }, 500);
+  });
+
+  return app;
+};
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,66 @@
+import type { Change, ChangeEntity } from '../contract/sync';
+import type { Db } from './db/schema';
+import { iso } from './time';
+
+/**
+ * Appends to the user's change sequence. The counter lives on the user row and is bumped with
+ * an UPDATE, which on PostgreSQL locks that row until commit: two writers for one user take
+ * turns, so sequence numbers become visible in order and a reader's cursor never skips one.
+ * Call inside the transaction that makes the change.
+ */
+export const recordChange = async (
+  db: Db,
+  userId: string,
+  change: { entity: ChangeEntity; entity_id: string; op: 'upsert' | 'delete'; data: unknown },
+  now: number,
+): Promise<number> => {
+  const { change_seq: seq } = await db
+    .updateTable('users')
+    .set((eb) => ({ change_seq: eb('change_seq', '+', 1) }))
+    .where('id', '=', userId)
+    .returning('change_seq')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('changes')
+    .values({
+      user_id: userId,
+      seq,
+      entity: change.entity,
+      entity_id: change.entity_id,
+      op: change.op,
+      data: JSON.stringify(change.data ?? null),
+      created_at: iso(now),
+    })
+    .execute();
+  return seq;
+};
+
+/** The caller's changes after `after`, oldest first. */
+export const changesAfter = async (
+  db: Db,
+  userId: string,
+  after: number,
+  limit: number,
+): Promise<{ changes: Change[]; cursor: number; has_more: boolean }> => {
+  const rows = await db
+    .selectFrom('changes')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('seq', '>', after)
+    .orderBy('seq', 'asc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  return {
+    changes: page.map((r) => ({
+      seq: r.seq,
+      entity: r.entity as ChangeEntity,
+      entity_id: r.entity_id,
+      op: r.op,
+      data: JSON.parse(r.data) as unknown,
+      created_at: r.created_at,
+    })),
+    cursor: page.length ? page[page.length - 1].seq : after,
+    has_more: rows.length > limit,
+  };
+};

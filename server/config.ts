@@ -1,0 +1,56 @@
+import { DEFAULT_PRODUCT } from '../contract/constants';
+
+/** What `npm start` reads from the environment (see README). */
+export type Config = {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  product: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  idTokenTtlSeconds: number;
+  distDir: string;
+  /** Base of links in mail (password reset); the server's own URL when unset. */
+  publicUrl?: string;
+};
+
+type Env = Record<string, string | undefined>;
+
+const text = (env: Env, name: string): string | undefined => {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+};
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return n;
+};
+
+/** Parses the environment; a bad value throws an error naming the variable. */
+export const readConfig = (env: Env = process.env): Config => {
+  const product = text(env, 'PRODUCT') ?? DEFAULT_PRODUCT;
+  // The product name lands in URL paths and flag names, so keep it to a path-safe word.
+  if (!/^[a-z][a-z0-9-]{0,39}$/.test(product)) {
+    throw new Error(`PRODUCT must be lower-case letters, digits and dashes, got "${product}"`);
+  }
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: text(env, 'DATA_DIR') ?? './data',
+    databaseUrl,
+    product,
+    smtpUrl: text(env, 'SMTP_URL'),
+    mailFrom: text(env, 'MAIL_FROM') ?? `${product} <no-reply@${product}.local>`,
+    idTokenTtlSeconds: integer(env, 'ID_TOKEN_TTL_SECONDS', 900, 5, 86_400),
+    distDir: text(env, 'DIST_DIR') ?? './dist',
+    publicUrl: text(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),
+  };
+};

@@ -1,0 +1,142 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { DEFAULT_PRODUCT } from '../contract/constants';
+import { createApp } from './app';
+import type { ServerMetrics } from './context';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { ensureFlagDefaults } from './flags';
+import { createMailer, type MailLog } from './mailer';
+import { purgeExpired } from './maintenance';
+import { seedDemoWorkspace } from './seed';
+
+export type { MailLog } from './mailer';
+export type { ServerMetrics } from './context';
+
+export type StartOptions = {
+  /** 0 picks a free port. Default 8080. */
+  port?: number;
+  /** Interface to listen on; every interface by default. */
+  host?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  /** In-memory PGlite PostgreSQL: tests only. */
+  pglite?: boolean;
+  product?: string;
+  distDir?: string;
+  /** Seed the demo workspace on first start (default true). */
+  seed?: boolean;
+  idTokenTtlSeconds?: number;
+  now?: () => number;
+  log?: (line: string) => void;
+  smtpUrl?: string;
+  mailFrom?: string;
+  /** Base of links in mail; http://localhost:<port> by default. */
+  publicUrl?: string;
+};
+
+export type RunningServer = {
+  /** e.g. http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  metrics: ServerMetrics;
+  mail: MailLog;
+  /** Stops listening, lets requests in flight finish (5 s at most), closes the database. */
+  close(): Promise<void>;
+};
+
+const PURGE_EVERY_MS = 3600 * 1000;
+const CLOSE_GRACE_MS = 5000;
+
+/** Opens the database, migrates, seeds on first start, and serves the app and the API. */
+export const startServer = async (opts: StartOptions = {}): Promise<RunningServer> => {
+  const now = opts.now ?? Date.now;
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const product = opts.product ?? DEFAULT_PRODUCT;
+  const { db, dialect, location } = await openDatabase(opts);
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length) log(`database migrated (${applied.join(', ')})`);
+    await ensureFlagDefaults(db, product);
+    if (opts.seed !== false && (await seedDemoWorkspace(db, now()))) {
+      log('seeded the demo workspace');
+    }
+    await purgeExpired(db, now());
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+
+  const metrics: ServerMetrics = {
+    authPolls: 0,
+    requests: 0,
+    openConnections: 0,
+    connectionsOpened: 0,
+  };
+  const mail: MailLog = { sent: [] };
+  const mailer = createMailer({
+    smtpUrl: opts.smtpUrl,
+    from: opts.mailFrom ?? `${product} <no-reply@${product}.local>`,
+    log,
+    mailLog: mail,
+  });
+  let publicUrl = opts.publicUrl ?? '';
+  const app = createApp({
+    db,
+    dialect,
+    product,
+    distDir: opts.distDir ?? './dist',
+    idTokenTtlSeconds: opts.idTokenTtlSeconds ?? 900,
+    now,
+    log,
+    mailer,
+    publicUrl: () => publicUrl,
+    metrics,
+  });
+
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: opts.port ?? 8080, hostname: opts.host }, () =>
+        resolve(s as Server),
+      ) as Server;
+      s.once('error', reject);
+    });
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  server.on('connection', (socket) => {
+    metrics.connectionsOpened++;
+    metrics.openConnections++;
+    socket.once('close', () => metrics.openConnections--);
+  });
+  const port = (server.address() as AddressInfo).port;
+  publicUrl ||= `http://localhost:${port}`;
+  log(`database: ${dialect} (${location})`);
+
+  const purge = setInterval(() => {
+    purgeExpired(db, now()).catch((err: unknown) => log(`purge failed: ${String(err)}`));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(purge);
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      mailer.close();
+      await db.destroy();
+    })());
+
+  return { url: `http://127.0.0.1:${port}`, port, metrics, mail, close };
+};

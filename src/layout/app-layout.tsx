@@ -1,0 +1,85 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { overlayVisible, overlayWidthFor, parseOverlay, contentShiftPercent } from '../lib/overlay';
+import { routeHasNav } from '../lib/routes';
+import { OverlayHost, useCloseOverlay } from '../overlay/overlay-host';
+import { useShell } from '../shell-context';
+import { AssistantButton } from './assistant-button';
+import { Breadcrumbs, PageHeading } from './page-heading';
+import { SideNav } from './side-nav';
+import { TopBar } from './top-bar';
+import { useNavMachine } from './use-nav-machine';
+import { useViewportWidth } from './use-viewport-width';
+
+/**
+ * The signed-in shell: top bar, side navigation (on routes that have it), breadcrumbs and page
+ * header, the page, the overlay host and the floating assistant button.
+ */
+export function AppLayout() {
+  useSignals();
+  const { state, product } = useShell();
+  const location = useRouterState({ select: (s) => s.location });
+  const viewportWidth = useViewportWidth();
+  const closeOverlay = useCloseOverlay();
+  const hasNav = routeHasNav(location.pathname, product);
+
+  const overlay = parseOverlay(location.search as Record<string, unknown>, product);
+  const overlayShown = overlay.status !== 'none' && overlayVisible(viewportWidth);
+  const overlayType = overlay.status === 'ok' ? overlay.type : null;
+  const widthPercent = overlayType
+    ? overlayWidthFor(overlayType, state.$overlayWidths.value[overlayType])
+    : 0;
+
+  const machine = useNavMachine({
+    hasNav,
+    viewportWidth,
+    overlay: { open: overlayShown, widthPercent, type: overlayType },
+  });
+  const navState = state.$navState.value;
+  const navOpen = navState === 'open' || navState === 'opened';
+
+  return (
+    <div className="app-shell" data-nav={hasNav ? navState : 'none'}>
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
+      <TopBar
+        navOpen={navOpen}
+        onToggleNav={
+          hasNav
+            ? () => {
+                machine.dispatch({ type: 'toggle', source: 'user' });
+                const next = machine.state();
+                state.rememberNavState(next === 'close' || next === 'closed' ? 'closed' : 'opened');
+              }
+            : undefined
+        }
+      />
+      <div className="app-body">
+        {hasNav ? <SideNav machine={machine} /> : null}
+        <main
+          id="main-content"
+          className="app-main"
+          style={
+            overlayShown && overlayType
+              ? { marginRight: `${contentShiftPercent(widthPercent)}vw` }
+              : undefined
+          }
+        >
+          <Breadcrumbs />
+          <PageHeading />
+          <Outlet />
+        </main>
+      </div>
+      {overlay.status !== 'none' && overlayShown ? (
+        <OverlayHost
+          overlay={overlay}
+          widthPercent={widthPercent}
+          viewportWidth={viewportWidth}
+          onClose={closeOverlay}
+        />
+      ) : null}
+      <AssistantButton viewportWidth={viewportWidth} />
+    </div>
+  );
+}

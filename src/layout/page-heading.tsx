@@ -1,0 +1,57 @@
+import { Link, useRouterState } from '@tanstack/react-router';
+import { breadcrumbs } from '../lib/breadcrumbs';
+import { keepOverlayParams } from '../lib/overlay';
+import { pageHeader } from '../lib/routes';
+import { useShell } from '../shell-context';
+
+/** Breadcrumbs (000 §2): Home first, one per segment, the last bold and not a link. */
+export function Breadcrumbs(props: { names?: Record<string, string> }) {
+  const { product } = useShell();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const crumbs = breadcrumbs(pathname, { product, names: props.names });
+  return (
+    <nav className="breadcrumbs" aria-label="Breadcrumb">
+      <ol>
+        {crumbs.map((crumb, i) => (
+          <li key={`${i}-${crumb.label}`}>
+            {crumb.href === null ? (
+              <strong aria-current="page">{crumb.label}</strong>
+            ) : (
+              <Link
+                to={crumb.href}
+                search={(prev: Record<string, unknown>) => keepOverlayParams(prev, {})}
+              >
+                {crumb.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** The page header (000 §2): the page's title, or "{query} in {location}" while searching. */
+export function PageHeading(props: { entityName?: string }) {
+  const { product } = useShell();
+  const location = useRouterState({ select: (s) => s.location });
+  const search = location.search as Record<string, unknown>;
+  const text = (key: string) => (typeof search[key] === 'string' ? search[key] : undefined);
+  const header = pageHeader({
+    pathname: location.pathname,
+    product,
+    query: text('search') ?? text('q'),
+    searchType: text('search_type'),
+    entityName: props.entityName,
+  });
+  return (
+    <div className="page-heading">
+      <h1>{header.title}</h1>
+      {header.subtitle ? (
+        <p className="page-subtitle">
+          Searched instead for <span className="original-query">{header.subtitle}</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { Link, useRouterState } from '@tanstack/react-router';
+import type { NavMachine } from '../lib/nav-machine';
+import { keepOverlayParams } from '../lib/overlay';
+import { assistantLabel } from '../lib/product';
+import { routesFor } from '../lib/routes';
+import { useShell } from '../shell-context';
+import { NAV_WIDTH_PX } from './use-nav-machine';
+
+type NavItem = { label: string; to: string; flag?: string };
+
+function navItems(product: string): Array<{ heading?: string; items: NavItem[] }> {
+  const r = routesFor(product);
+  return [
+    {
+      items: [
+        { label: 'My Data', to: r.feeds.home, flag: 'my_data' },
+        { label: 'Feeds', to: r.feeds.root },
+        { label: 'Groups', to: r.channels },
+        { label: 'Search', to: r.search.root, flag: 'search' },
+        { label: assistantLabel(product), to: r.assistant.base },
+      ],
+    },
+    {
+      heading: 'Library',
+      items: [
+        { label: 'Notebooks', to: r.notebooks, flag: 'notebooks' },
+        { label: 'Bookmarks', to: r.needlbox.bookmarks, flag: 'bookmarks' },
+        { label: 'Tags', to: r.needlbox.tags, flag: 'tags' },
+        { label: 'Comments', to: r.needlbox.comments, flag: 'comments' },
+      ],
+    },
+    {
+      heading: 'Sources',
+      items: [
+        { label: 'Apps', to: r.apps },
+        { label: 'Connect', to: r.connect.root },
+      ],
+    },
+  ];
+}
+
+const isAt = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+
+/**
+ * The side navigation (000 §4). Its state lives in $navState; the hot zone at the left edge
+ * peeks it while closed, and the machine hides it when the mouse moves away.
+ */
+export function SideNav(props: { machine: NavMachine }) {
+  useSignals();
+  const { state, product } = useShell();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const navState = state.$navState.value;
+  const flags = state.$flags.value;
+  const shown = navState !== 'closed';
+
+  return (
+    <>
+      {navState === 'closed' ? (
+        <div
+          className="nav-peek-zone"
+          data-testid="nav-peek-zone"
+          aria-hidden="true"
+          onMouseEnter={() => props.machine.dispatch({ type: 'peek', source: 'user' })}
+        />
+      ) : null}
+      <nav
+        id="side-nav"
+        className="side-nav"
+        data-state={navState}
+        aria-label="Main navigation"
+        aria-hidden={shown ? undefined : true}
+        style={{ width: NAV_WIDTH_PX }}
+        inert={shown ? undefined : true}
+      >
+        {navItems(product).map((group, i) => {
+          const items = group.items.filter((item) => !item.flag || flags[item.flag] === true);
+          if (items.length === 0) return null;
+          return (
+            <div className="nav-group" key={group.heading ?? i}>
+              {group.heading ? <p className="nav-heading">{group.heading}</p> : null}
+              <ul>
+                {items.map((item) => (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      search={(prev: Record<string, unknown>) => keepOverlayParams(prev, {})}
+                      className={isAt(pathname, item.to) ? 'nav-link active' : 'nav-link'}
+                      aria-current={isAt(pathname, item.to) ? 'page' : undefined}
+                    >
+                      {item.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+      </nav>
+    </>
+  );
+}

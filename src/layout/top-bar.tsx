@@ -1,0 +1,76 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { productLabel } from '../lib/product';
+import { routesFor } from '../lib/routes';
+import { useShell } from '../shell-context';
+
+/** The bar above every signed-in page: navigation toggle, brand, sync status, account. */
+export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
+  useSignals();
+  const { state, product } = useShell();
+  const [signingOut, setSigningOut] = useState(false);
+  const session = state.$session.value;
+  const user = session?.status === 'signed-in' ? session.user : null;
+  const pending = state.$outboxPending.value;
+  const r = routesFor(product);
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await state.signOut();
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  return (
+    <header className="top-bar">
+      {props.onToggleNav ? (
+        <button
+          type="button"
+          className="icon-button nav-toggle"
+          aria-label={props.navOpen ? 'Close navigation' : 'Open navigation'}
+          aria-expanded={props.navOpen}
+          aria-controls="side-nav"
+          onClick={props.onToggleNav}
+        >
+          ☰
+        </button>
+      ) : null}
+      <Link to="/" className="brand">
+        {productLabel(product)}
+      </Link>
+      <div className="top-bar-spacer" />
+      {!state.$online.value ? (
+        <span className="status-pill offline" role="status">
+          Offline{pending > 0 ? ` · ${pending} change${pending === 1 ? '' : 's'} waiting` : ''}
+        </span>
+      ) : pending > 0 ? (
+        <span className="status-pill" role="status">
+          Saving {pending} change{pending === 1 ? '' : 's'}…
+        </span>
+      ) : null}
+      <Link to={r.notifications} className="top-link">
+        Notifications
+      </Link>
+      <Link to={r.settings.root} className="top-link">
+        Settings
+      </Link>
+      {user ? (
+        <span className="account" title={user.email}>
+          {user.name}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        className="button secondary small"
+        onClick={() => void signOut()}
+        disabled={signingOut}
+        aria-busy={signingOut || undefined}
+      >
+        {signingOut ? 'Signing out…' : 'Sign out'}
+      </button>
+    </header>
+  );
+}

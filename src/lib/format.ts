@@ -1,0 +1,129 @@
+import { BADGE_MAX, DURATION_OPTIONS } from '../../contract';
+
+/** One of the date-range options of 000 §9: 1d, 1w, 1M, 3M, 6M, 1y, 2y, 3y. */
+export type DurationOption = (typeof DURATION_OPTIONS)[number];
+export type DurationUnit = 'd' | 'w' | 'M' | 'y';
+
+export { DURATION_OPTIONS };
+
+export function isDurationOption(value: unknown): value is DurationOption {
+  return typeof value === 'string' && (DURATION_OPTIONS as readonly string[]).includes(value);
+}
+
+/**
+ * Numbers of 1000 or more as "Nk" with at most one decimal: 1000 -> "1k", 1500 -> "1.5k",
+ * 12345 -> "12.3k". The decimal is truncated, not rounded, so a count is never overstated
+ * (1999 reads "1.9k", not "2k"). Below 1000 the number is shown as is.
+ */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n) || Math.abs(n) < 1000) return String(n);
+  const tenths = Math.trunc(n / 100);
+  return `${tenths / 10}k`;
+}
+
+/** Badges cap at 99: anything above reads "99+". */
+export function formatBadge(n: number): string {
+  return n > BADGE_MAX ? `${BADGE_MAX}+` : String(n);
+}
+
+/**
+ * A duration in its largest whole unit: "45 sec", "3 min", "1 hour", "2 hours", "1 day",
+ * "3 days" (000 §9: sec, min, hour, day). sec and min are abbreviations and take no plural.
+ */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} sec`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) return plural(Math.floor(s / 3600), 'hour');
+  return plural(Math.floor(s / 86_400), 'day');
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
+
+/** File sizes from bytes to YB, base 1024, one decimal at most (002 §9): "1.5 KB". */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  const i = Math.min(SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** i;
+  return `${parseFloat(value.toFixed(i === 0 ? 0 : 1))} ${SIZE_UNITS[i]}`;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The wire format of date ranges, in the user's local calendar: "DD-MM-YYYY". */
+export function formatDayMonthYear(date: Date): string {
+  return `${pad2(date.getDate())}-${pad2(date.getMonth() + 1)}-${date.getFullYear()}`;
+}
+
+/**
+ * Duration shorthand: exactly two word characters, a digit and a unit (d, w, M, y); anything
+ * else is "Wrong shorthand" (000 §5). The text is the spec's; callers show it as is.
+ */
+export function parseDurationShorthand(s: string): { amount: number; unit: DurationUnit } {
+  const match = /^(\d)([dwMy])$/.exec(s);
+  if (!/^\w{2}$/.test(s) || !match) throw new Error('Wrong shorthand');
+  return { amount: Number(match[1]), unit: match[2] as DurationUnit };
+}
+
+const UNIT_WORDS: Record<DurationUnit, string> = { d: 'day', w: 'week', M: 'month', y: 'year' };
+
+/** "Last 1 day", "Last 1 week", "Last 3 months", "Last 2 years" and so on. */
+export function durationLabel(option: DurationOption): string {
+  const { amount, unit } = parseDurationShorthand(option);
+  return `Last ${plural(amount, UNIT_WORDS[unit])}`;
+}
+
+/** Subtract whole months, keeping the day but clamping to the month's end (31 May - 3M = 29 Feb). */
+function minusMonths(date: Date, months: number): Date {
+  const target = new Date(date.getFullYear(), date.getMonth() - months, 1);
+  const lastDay = new Date(target.getFullYear(), target.getMonth() + 1, 0).getDate();
+  target.setDate(Math.min(date.getDate(), lastDay));
+  return target;
+}
+
+/** The start of a duration option counted back from `now` (calendar days, months, years). */
+export function durationStart(option: DurationOption, now: Date): Date {
+  const { amount, unit } = parseDurationShorthand(option);
+  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  if (unit === 'd' || unit === 'w') {
+    day.setDate(day.getDate() - amount * (unit === 'w' ? 7 : 1));
+    return day;
+  }
+  return minusMonths(day, unit === 'M' ? amount : amount * 12);
+}
+
+export type DateRange = { startDate: string; endDate: string; durationOption: DurationOption };
+
+/** The date range sent with a duration option: DD-MM-YYYY start and end plus the option. */
+export function dateRangeFor(option: DurationOption, now: Date): DateRange {
+  return {
+    startDate: formatDayMonthYear(durationStart(option, now)),
+    endDate: formatDayMonthYear(now),
+    durationOption: option,
+  };
+}
+
+/** The "today" tab's range: today's date at both ends (002 §9). */
+export function todayRange(now: Date): { startDate: string; endDate: string } {
+  const today = formatDayMonthYear(now);
+  return { startDate: today, endDate: today };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st, 22nd, 23rd ... 31st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  const suffix = ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** The print title's date: "3rd Mar 2024" (000 §9). */
+export function formatOrdinalDate(date: Date): string {
+  return `${ordinal(date.getDate())} ${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
+}

@@ -1,0 +1,41 @@
+import { createBrowserHistory } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ShellApp, startShell } from './boot';
+import { ErrorScreen } from './screens/error-screen';
+import { PageLoading } from './shell/lazy-page';
+import { connectBrowserWorkspace } from './workspace-client';
+import './styles.css';
+
+// Wiring only: the browser's worker, history, reload and storage into the shell.
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element to render the app into');
+const root = createRoot(container);
+root.render(<PageLoading />);
+
+const reload = () => window.location.reload();
+const START_TIMEOUT_MS = 20_000;
+
+const started = startShell({
+  client: connectBrowserWorkspace(),
+  product: __PRODUCT__,
+  history: createBrowserHistory(),
+  reload,
+  storage: window.sessionStorage,
+});
+const timeout = new Promise<never>((_, reject) =>
+  window.setTimeout(
+    () => reject(new Error('The workspace worker did not answer. Reload the page to try again.')),
+    START_TIMEOUT_MS,
+  ),
+);
+
+Promise.race([started, timeout]).then(
+  (shell) =>
+    root.render(
+      <StrictMode>
+        <ShellApp shell={shell} reload={reload} />
+      </StrictMode>,
+    ),
+  (error: unknown) => root.render(<ErrorScreen error={error} onBack={reload} />),
+);

@@ -1,0 +1,143 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useNavigate } from '@tanstack/react-router';
+import { assistantLabel } from '../lib/product';
+import { overlayWidths, type OverlayParse } from '../lib/overlay';
+import { routesFor } from '../lib/routes';
+import { useShell } from '../shell-context';
+
+type ShownOverlay = Exclude<OverlayParse, { status: 'none' }>;
+
+/** Panel titles (000 §2: the portfolio overlay is "Create Portfolio"). */
+export function overlayTitle(type: string, product: string): string {
+  if (type === `ask-${product}`) return assistantLabel(product);
+  switch (type) {
+    case 'preview':
+      return 'Preview';
+    case 'custom-feed':
+      return 'Custom Feed';
+    case 'portfolio':
+      return 'Create Portfolio';
+    case 'report':
+      return 'Report';
+    default:
+      return 'Panel';
+  }
+}
+
+function CloseButton(props: { onClose: () => void }) {
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label="Close panel"
+      title="Close"
+      onClick={props.onClose}
+    >
+      ×
+    </button>
+  );
+}
+
+/** The assistant overlay's header: minimise/maximise, history (flagged) and close (000 §2). */
+function AssistantHeader(props: {
+  title: string;
+  type: string;
+  widthPercent: number;
+  onClose: () => void;
+  onResize: (percent: number) => void;
+}) {
+  useSignals();
+  const { state, product } = useShell();
+  const navigate = useNavigate();
+  const { min, max } = overlayWidths(props.type);
+  const maximised = props.widthPercent >= max;
+  const hasHistory = state.$flags.value[`ask_${product}_history`] === true;
+  return (
+    <header className="overlay-header">
+      <h2>{props.title}</h2>
+      <div className="overlay-actions">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={maximised ? 'Minimise panel' : 'Maximise panel'}
+          aria-pressed={maximised}
+          title={maximised ? 'Minimise' : 'Maximise'}
+          onClick={() => props.onResize(maximised ? min : max)}
+        >
+          {maximised ? '⤡' : '⤢'}
+        </button>
+        {hasHistory ? (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Conversation history"
+            title="History"
+            onClick={() => void navigate({ to: routesFor(product).assistant.history })}
+          >
+            ⟲
+          </button>
+        ) : null}
+        <CloseButton onClose={props.onClose} />
+      </div>
+    </header>
+  );
+}
+
+/** What a panel shows: the spec's error text, or the type's (not yet built) contents. */
+export function OverlayBody(props: {
+  overlay: ShownOverlay;
+  title: string;
+  widthPercent: number;
+  onClose: () => void;
+  onResize: (percent: number) => void;
+}) {
+  const { product } = useShell();
+  const { overlay } = props;
+
+  if (overlay.status === 'error') {
+    return (
+      <>
+        <header className="overlay-header">
+          <h2>{props.title}</h2>
+          <div className="overlay-actions">
+            <CloseButton onClose={props.onClose} />
+          </div>
+        </header>
+        <div className="overlay-content">
+          <p className="overlay-error" role="alert">
+            {overlay.error}
+          </p>
+          <p className="muted">{overlay.detail}</p>
+        </div>
+      </>
+    );
+  }
+
+  const isAssistant = overlay.type === `ask-${product}`;
+  return (
+    <>
+      {isAssistant ? (
+        <AssistantHeader
+          title={props.title}
+          type={overlay.type}
+          widthPercent={props.widthPercent}
+          onClose={props.onClose}
+          onResize={props.onResize}
+        />
+      ) : (
+        <header className="overlay-header">
+          <h2>{props.title}</h2>
+          <div className="overlay-actions">
+            <CloseButton onClose={props.onClose} />
+          </div>
+        </header>
+      )}
+      <div className="overlay-content">
+        <div className="not-available" role="status">
+          <h3>Not available yet</h3>
+          <p>{props.title} arrives in a later release of the workspace.</p>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,245 @@
+import {
+  Outlet,
+  createRootRouteWithContext,
+  createRoute,
+  redirect,
+  type AnyRoute,
+} from '@tanstack/react-router';
+import type { ReactElement } from 'react';
+import { afterSignInRoute, afterSignOutRoute } from '../lib/landing';
+import { CONTENT_CATEGORIES, isAuthPath, routesFor } from '../lib/routes';
+import { variantFromPath } from '../lib/variant';
+import { AppLayout } from '../layout/app-layout';
+import { RouterError } from '../screens/error-screen';
+import {
+  CatchAllPage,
+  NotAvailablePage,
+  PublicNotAvailablePage,
+} from '../screens/not-available-page';
+import type { ShellServices } from '../shell-context';
+import { validateAppSearch } from './search';
+
+export type RouterContext = ShellServices;
+
+/** Lazily loaded screens (each reloads the page once if its module fails to load). */
+type Screen = () => ReactElement;
+export type LazyScreens = {
+  signIn: Screen;
+  signUp: Screen;
+  forgotPassword: Screen;
+  resetPassword: Screen;
+  notifications: Screen;
+};
+
+/**
+ * Every route of 000 §2 that has no screen yet, as router patterns. Built from the route
+ * constants where they are static; parameters are the router's `$name` segments.
+ */
+function placeholderPatterns(product: string): string[] {
+  const r = routesFor(product);
+  const contentPatterns = CONTENT_CATEGORIES.flatMap((category) => [
+    `/${category}`,
+    `/${category}/$source`,
+    `/${category}/$source/$subcategory`,
+    `/${category}/$source/chats`,
+    `/${category}/$source/comments`,
+  ]);
+  const patterns = [
+    r.home,
+    r.settings.root,
+    '/settings/$page',
+    r.settings.storage,
+    r.settings.storageEmpty,
+    '/settings/storage/$app/$type',
+    r.settings.tags,
+    r.settings.feeds,
+    r.settings.feedsRoot,
+    r.settings.contacts,
+    r.settings.channels,
+    '/settings/channels/$channelId',
+    '/settings/channels/$channelId/feeds',
+    '/settings/channels/$channelId/members',
+    r.settings.userSettings,
+    r.settings.portfolios,
+    r.settings.createPortfolio,
+    r.onboarding,
+    r.connect.root,
+    r.connect.app,
+    '/connect/app/$app',
+    r.connect.website,
+    r.connect.websiteFollowed,
+    r.connect.rss,
+    r.managers.root,
+    r.managers.assistants,
+    r.managers.assistantsDashboard,
+    r.managers.assistantsBuilder,
+    r.managers.reportGenerationDashboard,
+    r.managers.report,
+    r.report.root,
+    '/report/$id',
+    r.pulse.root,
+    r.pulse.whatsappVerification,
+    r.pulse.updatePortfolio,
+    r.pulse.userSettings,
+    r.search.root,
+    r.search.full,
+    '/search/$subCategory',
+    r.assistant.base,
+    r.assistant.full,
+    r.assistant.history,
+    r.document,
+    r.image,
+    r.extension,
+    r.landing,
+    r.feeds.home,
+    ...r.feeds.suffixes.map((suffix) => r.feeds.homeSuffix(suffix)),
+    r.needlbox.bookmarks,
+    r.needlbox.tags,
+    r.needlbox.comments,
+    ...contentPatterns,
+    '/feeds/$source/links',
+    '/feeds/$source/documents',
+    '/feeds/$source/media',
+    '/feeds/$source/webclips',
+    '/preview/$category/$deeplink',
+    `/preview/${product}_notebooks/$id`,
+    r.customFeed,
+    r.integrations,
+    '/channels/$id/tags',
+    '/market-intelligence',
+    '/report-agent',
+    '/supercharging-askneedl',
+  ];
+  // Two spellings of one pattern (/channels/$id and /channels/$source) are one route.
+  const seen = new Set<string>();
+  return patterns.filter((pattern) => {
+    const shape = pattern.replace(/\$[A-Za-z]+/g, '$');
+    if (seen.has(shape)) return false;
+    seen.add(shape);
+    return true;
+  });
+}
+
+/** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
+async function requireSession(context: RouterContext, href: string, pathname: string) {
+  if (context.state.$session.peek()?.status === 'signed-in') {
+    await context.state.loadAccount();
+    return;
+  }
+  if (!isAuthPath(pathname) && pathname !== '/') {
+    await context.client.call('auth.storeRedirect', { path: href }).catch(() => {});
+  }
+  throw redirect({ href: afterSignOutRoute(variantFromPath(pathname)), replace: true });
+}
+
+export function createRouteTree(product: string, screens: LazyScreens): AnyRoute {
+  const r = routesFor(product);
+  const rootRoute = createRootRouteWithContext<RouterContext>()({
+    validateSearch: validateAppSearch,
+    component: Outlet,
+    errorComponent: RouterError,
+  });
+
+  const indexRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    beforeLoad: async ({ context, location }) => {
+      await requireSession(context, location.href, location.pathname);
+      const target = afterSignInRoute('main', context.state.$flags.peek(), context.product);
+      throw redirect({ href: target, replace: true });
+    },
+  });
+
+  // Public screens. A signed-in visitor on a sign-in screen goes to the landing route.
+  const publicLayout = createRoute({
+    getParentRoute: () => rootRoute,
+    id: 'public',
+    component: Outlet,
+  });
+  const signedInElsewhere = async ({
+    context,
+    location,
+  }: {
+    context: RouterContext;
+    location: { pathname: string };
+  }) => {
+    if (context.state.$session.peek()?.status !== 'signed-in') return;
+    await context.state.loadAccount();
+    const variant = variantFromPath(location.pathname);
+    throw redirect({
+      href: afterSignInRoute(variant, context.state.$flags.peek(), context.product),
+      replace: true,
+    });
+  };
+  const publicRoutes = [
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.auth.root,
+      beforeLoad: () => {
+        throw redirect({ href: r.auth.signIn, replace: true });
+      },
+    }),
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.auth.signIn,
+      beforeLoad: signedInElsewhere,
+      component: screens.signIn,
+    }),
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.pulse.signIn,
+      beforeLoad: signedInElsewhere,
+      component: screens.signIn,
+    }),
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.auth.platformAccess,
+      beforeLoad: signedInElsewhere,
+      component: screens.signUp,
+    }),
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.auth.forgotPassword,
+      component: screens.forgotPassword,
+    }),
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: '/auth/reset-password',
+      component: screens.resetPassword,
+    }),
+    ...[r.oauth.root, r.oauth.redirect, r.redirectDocument].map((path) =>
+      createRoute({
+        getParentRoute: () => publicLayout,
+        path,
+        component: PublicNotAvailablePage,
+      }),
+    ),
+  ];
+
+  // Everything else needs a session and shows the signed-in shell.
+  const appLayout = createRoute({
+    getParentRoute: () => rootRoute,
+    id: 'app',
+    beforeLoad: ({ context, location }) =>
+      requireSession(context, location.href, location.pathname),
+    component: AppLayout,
+    errorComponent: RouterError,
+  });
+  const appRoutes = [
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.notifications,
+      component: screens.notifications,
+    }),
+    ...placeholderPatterns(product).map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),
+    ),
+    createRoute({ getParentRoute: () => appLayout, path: '$', component: CatchAllPage }),
+  ];
+
+  return rootRoute.addChildren([
+    indexRoute,
+    publicLayout.addChildren(publicRoutes),
+    appLayout.addChildren(appRoutes),
+  ]);
+}

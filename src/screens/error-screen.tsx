@@ -1,0 +1,32 @@
+import { SUPPORT_EMAIL } from '../../contract/constants';
+import { goBack } from '../shell/go-back';
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return 'An unexpected error occurred.';
+}
+
+/** The generic error screen (000 §2, §8): the message, support contact and a way back. */
+export function ErrorScreen(props: { error: unknown; onBack?: () => void }) {
+  return (
+    <main className="error-screen" role="alert">
+      <div className="error-card">
+        <h1>Something went wrong</h1>
+        <p className="error-message">{errorMessage(props.error)}</p>
+        <p>
+          If this keeps happening, contact us at{' '}
+          <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+        </p>
+        <button type="button" className="button primary" onClick={props.onBack ?? (() => goBack())}>
+          Go back
+        </button>
+      </div>
+    </main>
+  );
+}
+
+/** The router's error component: a route's error as the generic error screen. */
+export function RouterError(props: { error: unknown }) {
+  return <ErrorScreen error={props.error} />;
+}

@@ -1,0 +1,17 @@
+import type { LazyScreens } from '../router/route-tree';
+import type { createLazyPageLoader } from '../shell/lazy-page';
+
+/** The screens loaded on demand, each its own chunk. */
+export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoader>): LazyScreens {
+  return {
+    signIn: lazyPage(() => import('./auth/sign-in-page').then((m) => m.SignInPage)),
+    signUp: lazyPage(() => import('./auth/sign-up-page').then((m) => m.SignUpPage)),
+    forgotPassword: lazyPage(() =>
+      import('./auth/forgot-password-page').then((m) => m.ForgotPasswordPage),
+    ),
+    resetPassword: lazyPage(() =>
+      import('./auth/reset-password-page').then((m) => m.ResetPasswordPage),
+    ),
+    notifications: lazyPage(() => import('./notifications-page').then((m) => m.NotificationsPage)),
+  };
+}

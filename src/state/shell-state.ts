@@ -1,0 +1,159 @@
+import { batch, signal } from '@preact/signals-react';
+import type { FeatureFlags, NavState, Preferences } from '../../contract/user';
+import type { SessionState, WorkerEvent } from '../../contract/worker-api';
+import type { WorkspaceClient } from '../workspace-client';
+
+export type ToastKind = Extract<WorkerEvent, { type: 'toast' }>['kind'];
+
+export type ShellStateDeps = {
+  client: WorkspaceClient;
+  toast: (kind: ToastKind, message: string) => void;
+  /** True while this tab shows a sign-in, sign-up or password screen. */
+  isOnAuthPath: () => boolean;
+  /** This tab signed out: go to the variant's sign-out route. */
+  goToSignedOutRoute: () => void;
+  reload: () => void;
+};
+
+/**
+ * The only writer of signals (shared/ARCHITECTURE.md "The UI"): worker events and the few user
+ * actions that change shell state come through here; components only read.
+ */
+export function createShellState(deps: ShellStateDeps) {
+  const { client } = deps;
+  const $session = signal<SessionState | null>(null);
+  const $flags = signal<FeatureFlags>({});
+  const $preferences = signal<Preferences | null>(null);
+  /** The sign-in-required modal (000 §2 "Generic screens"). */
+  const $signInRequired = signal(false);
+  const $online = signal(true);
+  const $outboxPending = signal(0);
+  const $navState = signal<NavState>('opened');
+  /** The width (percent) the user last gave each overlay type. */
+  const $overlayWidths = signal<Record<string, number>>({});
+
+  let accountLoad: Promise<void> | null = null;
+  /** Set while this tab signs out, so its own logout event is never mistaken for another tab's. */
+  let signingOut = false;
+
+  const setPreferences = (preferences: Preferences) =>
+    batch(() => {
+      $preferences.value = preferences;
+      $overlayWidths.value = { ...preferences.overlay_widths };
+    });
+
+  const setSession = (session: SessionState) => {
+    const wasSignedIn = $session.value?.status === 'signed-in';
+    $session.value = session;
+    // A new account's flags and preferences must be read afresh.
+    if (session.status === 'signed-out' || !wasSignedIn) accountLoad = null;
+  };
+
+  const handle = (event: WorkerEvent) => {
+    switch (event.type) {
+      case 'session':
+        setSession(event.session);
+        return;
+      case 'logout':
+        setSession({ status: 'signed-out' });
+        if (event.reason === 'signed-out' && (event.origin_tab === client.tabId || signingOut)) {
+          deps.goToSignedOutRoute();
+        } else if (!deps.isOnAuthPath()) {
+          $signInRequired.value = true;
+        }
+        return;
+      case 'reload':
+        deps.reload();
+        return;
+      case 'flags':
+        $flags.value = event.flags;
+        return;
+      case 'preferences':
+        setPreferences(event.preferences);
+        return;
+      case 'outbox':
+        $outboxPending.value = event.pending;
+        return;
+      case 'online':
+        $online.value = event.online;
+        return;
+      case 'toast':
+        deps.toast(event.kind, event.message);
+        return;
+      case 'changed':
+        // Screens that mirror stores re-read on their own; the shell shows none of them.
+        return;
+    }
+  };
+
+  /** Flags and preferences of the signed-in account, read once per session. */
+  const loadAccount = () => {
+    accountLoad ??= Promise.all([
+      client.call('flags.get', {}),
+      client.call('preferences.get', {}),
+    ]).then(
+      ([flags, preferences]) => {
+        batch(() => {
+          $flags.value = flags;
+          setPreferences(preferences);
+        });
+      },
+      (error: unknown) => {
+        accountLoad = null;
+        throw error;
+      },
+    );
+    return accountLoad;
+  };
+
+  const setNavState = (state: NavState) => {
+    $navState.value = state;
+  };
+
+  const rememberNavState = (state: 'opened' | 'closed') => {
+    void client.call('preferences.update', { nav_state: state }).then(setPreferences, () => {});
+  };
+
+  /** Live width while dragging or shrinking; `persist` stores it as the type's width. */
+  const setOverlayWidth = (type: string, percent: number, persist: boolean) => {
+    const widths = { ...$overlayWidths.value, [type]: percent };
+    $overlayWidths.value = widths;
+    if (persist) {
+      void client
+        .call('preferences.update', { overlay_widths: widths })
+        .then(setPreferences, () => {});
+    }
+  };
+
+  /** Sign out here: the worker tells every other tab, which shows the sign-in-required modal. */
+  const signOut = async () => {
+    signingOut = true;
+    try {
+      await client.call('auth.signOut', {});
+      setSession({ status: 'signed-out' });
+      deps.goToSignedOutRoute();
+    } finally {
+      signingOut = false;
+    }
+  };
+
+  return {
+    $session,
+    $flags,
+    $preferences,
+    $signInRequired,
+    $online,
+    $outboxPending,
+    $navState,
+    $overlayWidths,
+    handle,
+    setSession,
+    loadAccount,
+    setNavState,
+    rememberNavState,
+    setOverlayWidth,
+    signOut,
+  };
+}
+
+export type ShellState = ReturnType<typeof createShellState>;

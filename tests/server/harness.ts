@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Session } from '../../contract/auth';
+import { createApp } from '../../server/app';
+import type { ServerMetrics } from '../../server/context';
+import { openDatabase } from '../../server/db/database';
+import { migrateToLatest } from '../../server/db/migrate';
+import { ensureFlagDefaults } from '../../server/flags';
+import { createMailer, type MailLog } from '../../server/mailer';
+import { seedDemoWorkspace } from '../../server/seed';
+
+/** Both storage back ends every storage-dependent suite runs against. */
+export const STORAGES = ['sqlite', 'pglite'] as const;
+export type Storage = (typeof STORAGES)[number];
+
+export const PUBLIC_URL = 'http://localhost:8080';
+
+export type CallOptions = {
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  rawBody?: string;
+  token?: string;
+  key?: string;
+  headers?: Record<string, string>;
+};
+
+export type CallResult = {
+  status: number;
+  // The tests read answers loosely and assert on them; the contract types the real clients.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Headers;
+};
+
+/**
+ * The real app in-process over a fresh database (SQLite in a temp dir, or in-memory PGlite),
+ * with a clock the test moves and the mail log transport.
+ */
+export const createHarness = async (storage: Storage, opts: { seed?: boolean } = {}) => {
+  const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
+  const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
+  const { db, dialect } = await openDatabase({ dataDir, pglite: storage === 'pglite' });
+  await migrateToLatest(db);
+  await ensureFlagDefaults(db, 'needl');
+  if (opts.seed !== false) await seedDemoWorkspace(db, clock.now);
+  const mail: MailLog = { sent: [] };
+  const logs: string[] = [];
+  const log = (line: string) => logs.push(line);
+  const metrics: ServerMetrics = {
+    authPolls: 0,
+    requests: 0,
+    openConnections: 0,
+    connectionsOpened: 0,
+  };
+  const app = createApp({
+    db,
+    dialect,
+    product: 'needl',
+    distDir: join(tmpdir(), 'no-such-dist-dir'),
+    idTokenTtlSeconds: 900,
+    now: () => clock.now,
+    log,
+    mailer: createMailer({ from: 'test <t@example.com>', log, mailLog: mail }),
+    publicUrl: () => PUBLIC_URL,
+    metrics,
+  });
+
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.token = o.token;
+    if (o.key) headers['idempotency-key'] = o.key;
+    let body: string | undefined;
+    if (o.rawBody !== undefined || o.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = o.rawBody ?? JSON.stringify(o.body);
+    }
+    const res = await app.request(`/api${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  let counter = 0;
+  /** A fresh account; e-mails are unique per harness. */
+  const signUp = async (name = 'Ada Lovelace', extra: Record<string, unknown> = {}) => {
+    const email = `user${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const res = await call('POST', '/auth/signup', {
+      body: { name, email, password: 'correct-horse', ...extra },
+    });
+    if (res.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(res.body)}`);
+    return { email, password: 'correct-horse', session: res.body as Session };
+  };
+
+  /** An id token for an account made by signUp. */
+  const signIn = async (email: string, password = 'correct-horse'): Promise<string> => {
+    const res = await call('POST', '/auth/signin', { body: { email, password } });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+    return (res.body as Session).id_token;
+  };
+
+  const signInDemo = async (): Promise<Session> => {
+    const res = await call('POST', '/auth/signin', {
+      body: { email: 'demo@needl.ai', password: 'demo-password' },
+    });
+    if (res.status !== 200) throw new Error(`demo sign-in failed: ${JSON.stringify(res.body)}`);
+    return res.body as Session;
+  };
+
+  const close = async () => {
+    await db.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { app, db, dialect, clock, mail, logs, metrics, call, signUp, signIn, signInDemo, close };
+};
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
+
+/** The token in a mailed reset link. */
+export const resetTokenFrom = (text: string): string => {
+  const link = text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error(`no link in mail: ${text}`);
+  const url = new URL(link);
+  const token = url.searchParams.get('token');
+  if (!token) throw new Error(`no token in link: ${link}`);
+  return token;
+};

@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUniqueViolation } from '../../server/db/tx';
+import { setFlagOverride } from '../../server/flags';
+import { createHarness, STORAGES, type Harness } from './harness';
+
+describe.each(STORAGES)('workspace API on %s', (storage) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(storage);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const changesOf = async (token: string, after = 0, limit = 200) =>
+    (await h.call('GET', `/sync/changes?after=${after}&limit=${limit}`, { token })).body;
+
+  it('answers health with the database kind', async () => {
+    const res = await h.call('GET', '/health');
+    expect(res.body).toEqual({
+      status: 'ok',
+      product: 'needl',
+      database: storage === 'sqlite' ? 'sqlite' : 'postgres',
+    });
+  });
+
+  describe('idempotency keys', () => {
+    it('replays the first answer and applies the change once', async () => {
+      const { session } = await h.signUp();
+      const token = session.id_token;
+      const key = randomUUID();
+      const first = await h.call('PUT', '/user/preferences', {
+        token,
+        key,
+        body: { nav_state: 'closed', overlay_widths: { preview: 70 } },
+      });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('idempotent-replay')).toBeNull();
+      // A different change in between: the replay must still say what the first call did.
+      await h.call('PUT', '/user/preferences', { token, body: { nav_state: 'opened' } });
+      const again = await h.call('PUT', '/user/preferences', {
+        token,
+        key,
+        body: { nav_state: 'closed', overlay_widths: { preview: 70 } },
+      });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replay')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const feed = await changesOf(token);
+      expect(
+        feed.changes.filter((c: { entity: string }) => c.entity === 'preferences'),
+      ).toHaveLength(2);
+      const prefs = await h.call('GET', '/user/preferences', { token });
+      expect(prefs.body.nav_state).toBe('opened');
+    });
+
+    it('replays a sign-up instead of answering "already exists"', async () => {
+      const key = randomUUID();
+      const body = {
+        name: 'Retry',
+        email: `retry-${randomUUID()}@example.com`,
+        password: 'long-enough',
+      };
+      const first = await h.call('POST', '/auth/signup', { key, body });
+      const again = await h.call('POST', '/auth/signup', { key, body });
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      const users = await h.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', body.email)
+        .execute();
+      expect(users).toHaveLength(1);
+    });
+
+    it('does not store a failed attempt, so a corrected retry runs', async () => {
+      const { email } = await h.signUp();
+      const key = randomUUID();
+      const wrong = await h.call('POST', '/auth/signin', {
+        key,
+        body: { email, password: 'wrong-password' },
+      });
+      expect(wrong.status).toBe(401);
+      const right = await h.call('POST', '/auth/signin', {
+        key,
+        body: { email, password: 'correct-horse' },
+      });
+      expect(right.status).toBe(200);
+      expect(right.headers.get('idempotent-replay')).toBeNull();
+    });
+
+    it('refuses a key reused for a different body', async () => {
+      const { session } = await h.signUp();
+      const key = randomUUID();
+      await h.call('PUT', '/user/preferences', {
+        token: session.id_token,
+        key,
+        body: { nav_state: 'open' },
+      });
+      const other = await h.call('PUT', '/user/preferences', {
+        token: session.id_token,
+        key,
+        body: { nav_state: 'closed' },
+      });
+      expect(other.status).toBe(409);
+      expect(other.body.message).toBe(
+        'idempotency-key was already used for a different request body',
+      );
+    });
+
+    it('applies two racing requests with one key once', async () => {
+      const { session } = await h.signUp();
+      const key = randomUUID();
+      const send = () =>
+        h.call('PUT', '/user/preferences', {
+          token: session.id_token,
+          key,
+          body: { overlay_widths: { report: 61 } },
+        });
+      const answers = await Promise.all([send(), send()]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers[0].body).toEqual(answers[1].body);
+      expect(answers.filter((a) => a.headers.get('idempotent-replay') === 'true')).toHaveLength(1);
+      expect((await changesOf(session.id_token)).changes).toHaveLength(1);
+    });
+
+    it('forgets a key after a day', async () => {
+      const { session } = await h.signUp();
+      const key = randomUUID();
+      const body = { nav_state: 'open' };
+      await h.call('PUT', '/user/preferences', { token: session.id_token, key, body });
+      h.clock.now += 24 * 3600_000 + 1000;
+      const fresh = await h.signIn(session.user.email);
+      const again = await h.call('PUT', '/user/preferences', { token: fresh, key, body });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replay')).toBeNull();
+      expect((await changesOf(fresh)).changes).toHaveLength(2);
+    });
+
+    it('refuses an over-long key', async () => {
+      const res = await h.call('POST', '/auth/forgot-password', {
+        key: 'k'.repeat(201),
+        body: { email: 'a@example.com' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('idempotency-key: must be 1 to 200 characters');
+    });
+
+    it('keeps keys apart per user', async () => {
+      const a = await h.signUp();
+      const b = await h.signUp();
+      const key = randomUUID();
+      const body = { nav_state: 'peek' };
+      await h.call('PUT', '/user/preferences', { token: a.session.id_token, key, body });
+      const res = await h.call('PUT', '/user/preferences', {
+        token: b.session.id_token,
+        key,
+        body,
+      });
+      expect(res.headers.get('idempotent-replay')).toBeNull();
+      expect((await changesOf(b.session.id_token)).changes).toHaveLength(1);
+    });
+  });
+
+  it('recognises a unique violation from this database', async () => {
+    await h.db.insertInto('meta').values({ key: 'twice', value: '1' }).execute();
+    const err = await h.db
+      .insertInto('meta')
+      .values({ key: 'twice', value: '2' })
+      .execute()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(isUniqueViolation(err)).toBe(true);
+  });
+
+  it('pages the change feed with a cursor', async () => {
+    const { session } = await h.signUp();
+    const token = session.id_token;
+    const states = ['open', 'opened', 'close', 'closed', 'peek'];
+    for (const nav_state of states) {
+      await h.call('PUT', '/user/preferences', { token, body: { nav_state } });
+    }
+    const seen: string[] = [];
+    let cursor = 0;
+    let pages = 0;
+    for (;;) {
+      const page = await changesOf(token, cursor, 2);
+      pages++;
+      seen.push(...page.changes.map((c: { data: { nav_state: string } }) => c.data.nav_state));
+      for (const c of page.changes) expect(c.seq).toBeGreaterThan(cursor);
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    expect(seen).toEqual(states);
+    expect(pages).toBe(3);
+    const empty = await changesOf(token, cursor, 2);
+    expect(empty).toEqual({ changes: [], cursor, has_more: false });
+  });
+
+  it('merges preference patches', async () => {
+    const { session } = await h.signUp();
+    const token = session.id_token;
+    await h.call('PUT', '/user/preferences', { token, body: { overlay_widths: { preview: 80 } } });
+    const res = await h.call('PUT', '/user/preferences', {
+      token,
+      body: { nav_state: 'closed', overlay_widths: { report: 60 } },
+    });
+    expect(res.body).toEqual({ nav_state: 'closed', overlay_widths: { preview: 80, report: 60 } });
+  });
+
+  it('serves flag defaults with per-user overrides on top', async () => {
+    const a = await h.signUp();
+    const b = await h.signUp();
+    const flags = async (token: string) =>
+      (await h.call('GET', '/feature/config', { token })).body.results as Record<string, string>;
+    const defaults = await flags(a.session.id_token);
+    expect(defaults.is_pricing).toBe('off');
+    expect(defaults.is_pulse_whatsapp_verification_enabled).toBe('off');
+    expect(defaults.ask_needl_copilot).toBe('on');
+    expect(defaults.ask_needl_dataset_selection_needl_universe).toBe('on');
+    expect(defaults.needl_report).toBe('on');
+    const on = Object.keys(defaults).filter((k) => defaults[k] === 'on');
+    expect(on.length).toBe(Object.keys(defaults).length - 2);
+
+    await setFlagOverride(h.db, a.session.user.id, 'search', 'off', h.clock.now);
+    await setFlagOverride(h.db, a.session.user.id, 'is_pricing', 'on', h.clock.now);
+    const overridden = await flags(a.session.id_token);
+    expect(overridden.search).toBe('off');
+    expect(overridden.is_pricing).toBe('on');
+    expect((await flags(b.session.id_token)).search).toBe('on');
+    const feed = await changesOf(a.session.id_token);
+    expect(feed.changes.map((c: { entity_id: string }) => c.entity_id)).toEqual([
+      'search',
+      'is_pricing',
+    ]);
+  });
+
+  it("describes the caller's organisation and permissions", async () => {
+    const demo = await h.signInDemo();
+    const owner = await h.call('GET', '/organizations/self', { token: demo.id_token });
+    expect(owner.body).toMatchObject({
+      name: 'Demo Research',
+      role: 'owner',
+      permissions: ['org:read', 'org:manage', 'members:invite', 'members:remove', 'billing:manage'],
+      members_count: 2,
+    });
+    const analyst = await h.call('POST', '/auth/signin', {
+      body: { email: 'analyst@needl.ai', password: 'analyst-password' },
+    });
+    const member = await h.call('GET', '/organizations/self', { token: analyst.body.id_token });
+    expect(member.body).toMatchObject({
+      id: owner.body.id,
+      role: 'member',
+      permissions: ['org:read'],
+      members_count: 2,
+    });
+    const list = await h.call('GET', '/organizations', { token: analyst.body.id_token });
+    expect(list.body).toEqual({
+      results: [{ id: owner.body.id, name: 'Demo Research', role: 'member' }],
+    });
+  });
+
+  describe('notifications', () => {
+    it('seeds 25 for the demo account, newest first', async () => {
+      const demo = await h.signInDemo();
+      const p1 = await h.call('GET', '/notifications?page=1', { token: demo.id_token });
+      const p2 = await h.call('GET', '/notifications?page=2', { token: demo.id_token });
+      expect(p1.body.results).toHaveLength(20);
+      expect(p2.body.results).toHaveLength(5);
+      expect(p1.body.total).toBe(25);
+      const dates = [...p1.body.results, ...p2.body.results].map(
+        (n: { created_at: string }) => n.created_at,
+      );
+      expect(dates).toEqual([...dates].sort().reverse());
+    });
+
+    it('pages 20/20/5 and keeps each user to their own', async () => {
+      const a = await h.signUp();
+      const b = await h.signUp();
+      const rows = Array.from({ length: 45 }, (_, i) => ({
+        id: randomUUID(),
+        user_id: a.session.user.id,
+        title: `Filing ${i}`,
+        body: 'body',
+        link: null,
+        read: 0,
+        created_at: new Date(h.clock.now - i * 60_000).toISOString(),
+      }));
+      await h.db.insertInto('notifications').values(rows).execute();
+      const page = (token: string, n: number) =>
+        h.call('GET', `/notifications?page=${n}`, { token });
+      const sizes = [];
+      for (const n of [1, 2, 3, 4])
+        sizes.push((await page(a.session.id_token, n)).body.results.length);
+      expect(sizes).toEqual([20, 20, 5, 0]);
+      const first = (await page(a.session.id_token, 1)).body;
+      expect(first).toMatchObject({ page: 1, page_size: 20, total: 45, unread: 45 });
+      expect(first.results[0].title).toBe('Filing 0');
+      expect((await page(b.session.id_token, 1)).body).toMatchObject({ results: [], total: 0 });
+
+      // B cannot mark A's notifications; A's own count.
+      const ids = rows.slice(0, 3).map((r) => r.id);
+      const byB = await h.call('POST', '/notifications/read', {
+        token: b.session.id_token,
+        body: { ids },
+      });
+      expect(byB.body).toEqual({ updated: 0 });
+      expect((await page(a.session.id_token, 1)).body.unread).toBe(45);
+      const byA = await h.call('POST', '/notifications/read', {
+        token: a.session.id_token,
+        body: { ids: [...ids, 'not-an-id'] },
+      });
+      expect(byA.body).toEqual({ updated: 3 });
+      const after = (await page(a.session.id_token, 1)).body;
+      expect(after.unread).toBe(42);
+      expect(after.results.slice(0, 3).every((n: { read: boolean }) => n.read)).toBe(true);
+      const feed = await changesOf(a.session.id_token);
+      expect(feed.changes.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(
+        [...ids].sort(),
+      );
+    });
+  });
+
+  it('stores debug logs and analytics reports', async () => {
+    const { session } = await h.signUp();
+    const token = session.id_token;
+    const log = await h.call('POST', '/debug-logs', {
+      token,
+      body: { logData: { where: 'test' } },
+    });
+    expect(log.body).toEqual({ ok: true });
+    const report = await h.call('POST', '/needl-analytics/report', {
+      token,
+      body: {
+        adblocker_installed: false,
+        mp_info: { event_name: 'session', distinct_id: 'd1', email: 'e@x', name: 'n' },
+        mp_error: null,
+      },
+    });
+    expect(report.body).toEqual({ ok: true });
+    const logs = await h.db
+      .selectFrom('debug_logs')
+      .selectAll()
+      .where('user_id', '=', session.user.id)
+      .execute();
+    expect(JSON.parse(logs[0].data)).toEqual({ where: 'test' });
+    const reports = await h.db
+      .selectFrom('analytics_reports')
+      .selectAll()
+      .where('user_id', '=', session.user.id)
+      .execute();
+    expect(reports.map((r) => r.event_name)).toEqual(['session']);
+  });
+});

@@ -1,0 +1,164 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
+
+afterEach(() => cleanup());
+
+const fill = (field: string | HTMLElement, value: string) =>
+  fireEvent.change(typeof field === 'string' ? screen.getByLabelText(field) : field, {
+    target: { value },
+  });
+
+describe('sign-in screen', () => {
+  it("shows the server's error under the form and enables the button again", async () => {
+    await renderShell({
+      path: '/auth/signin',
+      handlers: {
+        'auth.signIn': async () => {
+          throw new Error('The e-mail or password is wrong');
+        },
+      },
+    });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'not-the-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The e-mail or password is wrong',
+    );
+    expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false);
+  });
+
+  it('signs in and lands on the landing route of the flags', async () => {
+    setViewportWidth(1600);
+    const { history, calls } = await renderShell({
+      path: '/auth/signin',
+      handlers: { 'auth.signIn': () => SIGNED_IN },
+    });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'demo-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(history.location.pathname).toBe('/feeds/home'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Data' })).toBeTruthy();
+    expect(calls.find((c) => c.op === 'auth.signIn')?.input).toEqual({
+      email: 'demo@needl.ai',
+      password: 'demo-password',
+    });
+  });
+
+  it('goes to the stored redirect after sign-in when one was saved', async () => {
+    const { history } = await renderShell({
+      path: '/auth/signin',
+      handlers: {
+        'auth.signIn': () => SIGNED_IN,
+        'auth.takeRedirect': () => ({ path: '/search?q=rates' }),
+      },
+    });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'demo-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(history.location.pathname).toBe('/search'));
+    expect(history.location.search).toBe('?q=rates');
+  });
+});
+
+describe('sign-up screen', () => {
+  it('names the field that is wrong and does not call the worker', async () => {
+    const { calls } = await renderShell({ path: '/auth/platform-access' });
+    fill(await screen.findByLabelText('Name'), 'Ada');
+    fill('E-mail', 'not-an-address');
+    fill('Password', 'short');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+
+    expect(await screen.findByText('email must be a valid e-mail address')).toBeTruthy();
+    expect(screen.getByText('password must be at least 8 characters')).toBeTruthy();
+    expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.op === 'auth.signUp')).toBe(false);
+  });
+
+  it("shows the server's answer to a duplicate e-mail", async () => {
+    await renderShell({
+      path: '/auth/platform-access',
+      handlers: {
+        'auth.signUp': async () => {
+          throw new Error('An account with this e-mail already exists');
+        },
+      },
+    });
+    fill(await screen.findByLabelText('Name'), 'Ada');
+    fill('E-mail', 'demo@needl.ai');
+    fill('Password', 'long-enough-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'An account with this e-mail already exists',
+    );
+  });
+});
+
+describe('password screens', () => {
+  it('confirms a forgot-password request', async () => {
+    const { calls } = await renderShell({
+      path: '/auth/forgot-password',
+      handlers: { 'auth.forgotPassword': () => ({ ok: true }) },
+    });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'If an account exists for demo@needl.ai',
+    );
+    expect(calls.find((c) => c.op === 'auth.forgotPassword')?.input).toEqual({
+      email: 'demo@needl.ai',
+    });
+  });
+
+  it('resets the password with the token from the link, then offers sign-in', async () => {
+    const token = 'a'.repeat(40);
+    const { calls } = await renderShell({
+      path: `/auth/reset-password?token=${token}`,
+      handlers: { 'auth.resetPassword': () => ({ ok: true }) },
+    });
+    fill(await screen.findByLabelText('New password'), 'brand-new-password');
+    fill('Repeat the new password', 'brand-new-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+
+    expect(await screen.findByText(/Your password has been changed/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/auth/signin');
+    expect(calls.find((c) => c.op === 'auth.resetPassword')?.input).toEqual({
+      token,
+      password: 'brand-new-password',
+    });
+  });
+
+  it("shows an expired token's error from the server", async () => {
+    await renderShell({
+      path: `/auth/reset-password?token=${'b'.repeat(40)}`,
+      handlers: {
+        'auth.resetPassword': async () => {
+          throw new Error('The reset link has expired; ask for a new one');
+        },
+      },
+    });
+    fill(await screen.findByLabelText('New password'), 'brand-new-password');
+    fill('Repeat the new password', 'brand-new-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The reset link has expired; ask for a new one',
+    );
+  });
+});
+
+describe('session guard', () => {
+  it('sends a signed-out visitor to sign-in and stores where they were going', async () => {
+    const { history, calls } = await renderShell({ path: '/search?q=rates' });
+    await waitFor(() => expect(history.location.pathname).toBe('/auth/signin'));
+    expect(calls.find((c) => c.op === 'auth.storeRedirect')?.input).toEqual({
+      path: '/search?q=rates',
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SUPPORT_EMAIL } from '../../contract/constants';
+import { ErrorScreen } from '../../src/screens/error-screen';
+import { createLazyPageLoader, isModuleLoadError } from '../../src/shell/lazy-page';
+import { ErrorBoundaryProbe } from './shell-error-probe';
+
+afterEach(() => cleanup());
+
+describe('generic error screen', () => {
+  it('shows "Something went wrong", the message, the support contact and a Go back button', () => {
+    const backs: number[] = [];
+    render(
+      <ErrorScreen
+        error={new Error('Feed "rates" could not be read')}
+        onBack={() => backs.push(1)}
+      />,
+    );
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    expect(screen.getByText('Feed "rates" could not be read')).toBeTruthy();
+    expect(screen.getByRole('link', { name: SUPPORT_EMAIL }).getAttribute('href')).toBe(
+      `mailto:${SUPPORT_EMAIL}`,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
+    expect(backs).toHaveLength(1);
+  });
+});
+
+describe('a lazily loaded screen whose module fails to load', () => {
+  const memory = () => {
+    const items = new Map<string, string>();
+    return {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+  };
+  const chunkError = new TypeError(
+    'Failed to fetch dynamically imported module: /assets/sign-in-page.js',
+  );
+
+  it('recognises module load failures, and only those', () => {
+    expect(isModuleLoadError(chunkError)).toBe(true);
+    expect(isModuleLoadError(new Error('Importing a module script failed.'))).toBe(true);
+    expect(isModuleLoadError(new Error('Cannot read properties of undefined'))).toBe(false);
+  });
+
+  it('reloads the page once, then shows the error instead of reloading again', async () => {
+    const storage = memory();
+    const reloads: number[] = [];
+    const loader = createLazyPageLoader({ storage, reload: () => reloads.push(1) });
+
+    const First = loader(() => Promise.reject(chunkError));
+    render(<First />);
+    await screen.findByText('Loading…');
+    await Promise.resolve();
+    expect(reloads).toHaveLength(1);
+    cleanup();
+
+    // After the reload the module still fails: no second reload, the error surfaces.
+    const errors: unknown[] = [];
+    const Second = loader(() => Promise.reject(chunkError));
+    // React reports the caught error on the console; the assertion below is what matters.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <ErrorBoundaryProbe onError={(e) => errors.push(e)}>
+        <Second />
+      </ErrorBoundaryProbe>,
+    );
+    await screen.findByText('error caught');
+    expect(reloads).toHaveLength(1);
+    expect(errors[0]).toBe(chunkError);
+    quiet.mockRestore();
+  });
+});

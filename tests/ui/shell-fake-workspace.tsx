@@ -1,0 +1,100 @@
+import { createMemoryHistory } from '@tanstack/react-router';
+import { act, render } from '@testing-library/react';
+import type {
+  OpInput,
+  OpName,
+  OpOutput,
+  SessionState,
+  WorkerEvent,
+  WorkspaceApi,
+} from '../../contract/worker-api';
+import { ShellApp, startShell } from '../../src/boot';
+import { createWorkspaceClient } from '../../src/workspace-client';
+
+type Handlers = { [K in OpName]?: (input: OpInput<K>) => OpOutput<K> | Promise<OpOutput<K>> };
+
+export const DEMO_USER = {
+  id: 'u1',
+  email: 'demo@needl.ai',
+  name: 'Demo User',
+  organization_id: 'o1',
+  created_at: '2024-01-01T00:00:00.000Z',
+};
+
+export const SIGNED_IN: SessionState = { status: 'signed-in', user: DEMO_USER };
+export const SIGNED_OUT: SessionState = { status: 'signed-out' };
+
+/**
+ * A WorkspaceApi double: answers ops from handlers (with defaults for a signed-out tab), records
+ * every call, and lets a test emit worker events to the subscribed tab.
+ */
+export function createFakeWorkspace(handlers: Handlers = {}, session: SessionState = SIGNED_OUT) {
+  const calls: Array<{ op: OpName; input: unknown }> = [];
+  const listeners: Array<(event: WorkerEvent) => void> = [];
+  const defaults: Handlers = {
+    'tab.hello': () => session,
+    'tab.route': () => session,
+    'tab.visibility': () => undefined,
+    'tab.bye': () => undefined,
+    'auth.storeRedirect': () => undefined,
+    'auth.takeRedirect': () => ({ path: null }),
+    'flags.get': () => ({ my_data: true, search: true, ask_needl_copilot: true }),
+    'preferences.get': () => ({ nav_state: null, overlay_widths: {} }),
+    'preferences.update': (patch) => ({
+      nav_state: patch.nav_state ?? null,
+      overlay_widths: patch.overlay_widths ?? {},
+    }),
+    'log.debug': () => undefined,
+    'auth.signOut': () => undefined,
+  };
+  const api: WorkspaceApi = {
+    async call<K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>> {
+      calls.push({ op, input });
+      const handler = (handlers[op] ?? defaults[op]) as
+        ((input: OpInput<K>) => OpOutput<K> | Promise<OpOutput<K>>) | undefined;
+      if (!handler) throw new Error(`fake workspace: no handler for ${op}`);
+      return handler(input);
+    },
+    async subscribe(listener) {
+      listeners.push(listener);
+    },
+  };
+  const emit = (event: WorkerEvent) =>
+    act(() => {
+      for (const listener of listeners) listener(event);
+    });
+  return { api, calls, emit };
+}
+
+/** Starts the real shell on a fake workspace at `path` and renders it. */
+export async function renderShell(opts: {
+  path: string;
+  session?: SessionState;
+  handlers?: Handlers;
+  tabId?: string;
+}) {
+  const fake = createFakeWorkspace(opts.handlers, opts.session);
+  const client = createWorkspaceClient({ api: fake.api, tabId: opts.tabId ?? 'tab-1' });
+  const history = createMemoryHistory({ initialEntries: [opts.path] });
+  const reloads: number[] = [];
+  const reload = () => reloads.push(Date.now());
+  const storage = new Map<string, string>();
+  const shell = await startShell({
+    client,
+    product: 'needl',
+    history,
+    reload,
+    storage: {
+      getItem: (key) => storage.get(key) ?? null,
+      setItem: (key, value) => void storage.set(key, value),
+      removeItem: (key) => void storage.delete(key),
+    },
+  });
+  const view = render(<ShellApp shell={shell} reload={reload} />);
+  return { ...fake, ...view, shell, history, reloads };
+}
+
+/** The viewport the shell sees (jsdom's default is tablet-sized). */
+export function setViewportWidth(width: number) {
+  Object.defineProperty(window, 'innerWidth', { value: width, configurable: true, writable: true });
+}

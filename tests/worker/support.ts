@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Change } from '../../contract/sync';
+import { startServer, type RunningServer, type StartOptions } from '../../server/start';
+import type { FetchLike, RequestInitLike } from '../../worker/deps';
+import { nodeFetch } from '../../worker/headless';
+
+export type TestServer = { server: RunningServer; baseUrl: string; close(): Promise<void> };
+
+/** The real server, in-process on a free port, over a throwaway SQLite directory. */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'worker-test-'));
+  const server = await startServer({ port: 0, dataDir, seed: true, log: () => {}, ...options });
+  return {
+    server,
+    baseUrl: `${server.url}/api`,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' } as const;
+
+/** A fresh account per test, so change feeds and preferences start empty. */
+export const newUser = () => ({
+  name: 'Test Researcher',
+  email: `researcher-${randomUUID()}@example.com`,
+  password: 'correct-horse-battery',
+});
+
+/** The server's answers seen from outside the worker (a second client of the same account). */
+export async function serverView(baseUrl: string, email: string, password: string) {
+  const signIn = await fetch(`${baseUrl}/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (signIn.status !== 200) throw new Error(`serverView: sign-in answered ${signIn.status}`);
+  const { id_token: token } = (await signIn.json()) as { id_token: string };
+  const get = async (path: string) => {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { token } });
+    if (response.status !== 200) throw new Error(`serverView: ${path} answered ${response.status}`);
+    return response.json() as Promise<unknown>;
+  };
+  const post = async (path: string, body: unknown) =>
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify(body),
+    });
+  return {
+    get,
+    post,
+    async changes(): Promise<Change[]> {
+      const page = (await get('/sync/changes?after=0&limit=500')) as { changes: Change[] };
+      return page.changes;
+    },
+  };
+}
+
+type Rule = (url: string, init: RequestInitLike) => 'offline' | 'lose-response' | Response | null;
+
+/**
+ * Node's fetch with a switchable fault: `offline` fails every request before it leaves;
+ * `rule` picks per request: 'offline', 'lose-response' (the server gets and applies it, the
+ * answer is lost on the way back), a canned Response, or null to pass through.
+ */
+export function createFaultyFetch() {
+  const state = { offline: false, rule: null as Rule | null, sent: [] as string[] };
+  const fetch: FetchLike = async (url, init) => {
+    const verdict = state.offline ? 'offline' : (state.rule?.(url, init) ?? null);
+    if (verdict === 'offline') throw new TypeError('fetch failed (offline)');
+    if (verdict instanceof Response) return verdict;
+    state.sent.push(`${init.method} ${new URL(url).pathname}`);
+    const response = await nodeFetch(url, init);
+    if (verdict === 'lose-response') {
+      await response.text();
+      throw new TypeError('fetch failed (connection reset)');
+    }
+    return response;
+  };
+  return { fetch, state };
+}
+
+export const errorResponse = (status: number, error: string, message: string) =>
+  new Response(JSON.stringify({ error, message }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });

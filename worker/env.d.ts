@@ -1,0 +1,2 @@
+/** PRODUCT, baked in by vite define. */
+declare const __PRODUCT__: string;

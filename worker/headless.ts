@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import * as Comlink from 'comlink';
+// idb recognises requests by the global IDB classes (instanceof IDBRequest): Node has none.
+import 'fake-indexeddb/auto';
+import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
+import { DEFAULT_PRODUCT } from '../contract/constants';
+import type { SessionState, Variant, WorkerEvent, WorkspaceApi } from '../contract/worker-api';
+import { createWorkspace, type Workspace } from './create-workspace';
+import {
+  systemClock,
+  type BroadcastChannelFactory,
+  type Clock,
+  type FetchLike,
+  type LockManagerLike,
+  type WorkspaceDeps,
+} from './deps';
+import { createBroadcastHub, createMemoryLocks } from './testing';
+
+/**
+ * The worker in Node: the real createWorkspace with fake-indexeddb, in-memory Web Locks and
+ * BroadcastChannel, and tabs that reach it through comlink over real MessageChannels, as the
+ * browser's tabs reach the SharedWorker. Tests, the CLI and the bench run on it.
+ */
+export type HeadlessOptions = {
+  baseUrl: string;
+  indexedDB?: IDBFactory;
+  clock?: Clock;
+  product?: string;
+  fetch?: FetchLike;
+  /** Share one between workspaces to stand for one browser profile (dedicated-worker fallback). */
+  locks?: LockManagerLike;
+  broadcastChannel?: BroadcastChannelFactory;
+  dbName?: string;
+  warn?: (message: string) => void;
+};
+
+export type HeadlessTab = {
+  tabId: string;
+  /** The worker's API, comlink-wrapped over a real MessagePort. */
+  api: WorkspaceApi;
+  /** Every event the worker sent this tab, in order. */
+  events: WorkerEvent[];
+  port: MessagePort;
+  /** tab.hello's answer. */
+  session: SessionState;
+  /** The first event, received already or still to come, that `match` accepts. */
+  waitFor(match: (event: WorkerEvent) => boolean, timeoutMs?: number): Promise<WorkerEvent>;
+  /** The tab dies without a word: its Web Lock goes, the port stays open. */
+  releaseLock(): void;
+  /** The tab closes: lock released, port closed. */
+  close(): void;
+};
+
+export type TabOptions = { variant?: Variant; visible?: boolean; path?: string };
+
+export type HeadlessWorkspace = {
+  workspace: Workspace;
+  deps: WorkspaceDeps;
+  /** Opens a tab the way src/workspace-client.ts does: tab lock, tab.hello, subscribe. */
+  tab(name?: string, options?: TabOptions): Promise<HeadlessTab>;
+  close(): Promise<void>;
+};
+
+/** Node's fetch, as the worker's FetchLike. */
+export const nodeFetch: FetchLike = (url, init) => fetch(url, init);
+
+export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorkspace {
+  const deps: WorkspaceDeps = {
+    fetch: options.fetch ?? nodeFetch,
+    indexedDB: options.indexedDB ?? new FakeIDBFactory(),
+    clock: options.clock ?? systemClock,
+    locks: options.locks ?? createMemoryLocks(),
+    broadcastChannel: options.broadcastChannel ?? createBroadcastHub().channel,
+    randomId: () => randomUUID(),
+    baseUrl: options.baseUrl,
+    product: options.product ?? DEFAULT_PRODUCT,
+    dbName: options.dbName,
+    warn: options.warn,
+  };
+  const workspace = createWorkspace(deps);
+  const tabs = new Set<HeadlessTab>();
+
+  async function tab(name?: string, tabOptions: TabOptions = {}): Promise<HeadlessTab> {
+    const tabId = name ?? randomUUID();
+    const { port1, port2 } = new MessageChannel();
+    workspace.connect(port1);
+    const remote = Comlink.wrap<WorkspaceApi>(port2);
+    const api: WorkspaceApi = {
+      // comlink's Remote<> loses the generic signature of `call`; the contract types it.
+      call: (op, input) => remote.call(op, input) as never,
+      subscribe: (listener) => remote.subscribe(listener),
+    };
+
+    // Held while the tab lives, like the browser tab's `tab:<id>` lock.
+    let releaseLock = () => {};
+    await new Promise<void>((granted) => {
+      void deps.locks.request(`tab:${tabId}`, {}, () => {
+        granted();
+        return new Promise<void>((release) => {
+          releaseLock = release;
+        });
+      });
+    });
+
+    const events: WorkerEvent[] = [];
+    const waiters = new Set<{ match: (e: WorkerEvent) => boolean; done: (e: WorkerEvent) => void }>();
+    const listener = (event: WorkerEvent) => {
+      events.push(event);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(event)) {
+          waiters.delete(waiter);
+          waiter.done(event);
+        }
+      }
+    };
+    const session = await api.call('tab.hello', {
+      tab_id: tabId,
+      variant: tabOptions.variant ?? 'main',
+      visible: tabOptions.visible ?? true,
+      path: tabOptions.path ?? '/',
+    });
+    await api.subscribe(Comlink.proxy(listener));
+
+    const handle: HeadlessTab = {
+      tabId,
+      api,
+      events,
+      port: port2,
+      session,
+      waitFor(match, timeoutMs = 10_000) {
+        const seen = events.find(match);
+        if (seen) return Promise.resolve(seen);
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            waiters.delete(waiter);
+            reject(new Error(`tab ${tabId}: no matching event within ${timeoutMs} ms`));
+          }, timeoutMs);
+          const waiter = {
+            match,
+            done: (event: WorkerEvent) => {
+              clearTimeout(timer);
+              resolve(event);
+            },
+          };
+          waiters.add(waiter);
+        });
+      },
+      releaseLock: () => releaseLock(),
+      close() {
+        tabs.delete(handle);
+        releaseLock();
+        port2.close();
+      },
+    };
+    tabs.add(handle);
+    return handle;
+  }
+
+  return {
+    workspace,
+    deps,
+    tab,
+    async close() {
+      for (const open of [...tabs]) open.close();
+      await workspace.close();
+    },
+  };
+}
