@@ -146,6 +146,9 @@ export function connectBrowserWorkspace(): WorkspaceClient {
     },
     proxyListener: (listener) => Comlink.proxy(listener),
   });
-  window.addEventListener('pagehide', () => client.close());
+  // A page kept in the back/forward cache may come back; only a page really going away says bye.
+  window.addEventListener('pagehide', (event) => {
+    if (!event.persisted) client.close();
+  });
   return client;
 }

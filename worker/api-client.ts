@@ -52,6 +52,8 @@ export type AuthHooks = {
   missing(): void;
   /** The server no longer knows `token` (401 on an authenticated call). */
   unauthorized(token: string): void;
+  /** Whether `token` is past its lifetime by the worker's clock (refreshed before sending). */
+  expired?(token: string): boolean;
 };
 
 export type ApiClientDeps = {
@@ -155,6 +157,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const url = urlOf(name, options.query);
     let retries = 0;
     let refreshes = 0;
+    if (token && deps.auth.expired?.(token)) {
+      // Known to be expired: refresh first rather than spend a round trip on the 403.
+      try {
+        token = await deps.auth.refresh(token);
+      } catch (refreshError) {
+        void log({ event: 'token_refresh_failed', call: label, message: messageOf(refreshError) });
+        throw refreshError;
+      }
+    }
     for (;;) {
       const headers: Record<string, string> = {
         [HEADERS.appType]: options.variant ?? DEFAULT_VARIANT,
@@ -206,7 +217,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
           try {
             token = await deps.auth.refresh(token);
           } catch (refreshError) {
-            void log({ event: 'token_refresh_failed', call: label, message: messageOf(refreshError) });
+            void log({
+              event: 'token_refresh_failed',
+              call: label,
+              message: messageOf(refreshError),
+            });
             throw refreshError;
           }
           continue;
@@ -246,4 +261,5 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   return { call, log };
 }
 
-export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+export const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);

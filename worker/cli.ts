@@ -161,7 +161,9 @@ async function run(args: string[]) {
         await needSession();
         const page = rest[0] === undefined ? 1 : Number(rest[0]);
         if (!Number.isInteger(page) || page < 1) {
-          throw new UsageError(`notifications: page must be a whole number from 1, not "${rest[0]}"`);
+          throw new UsageError(
+            `notifications: page must be a whole number from 1, not "${rest[0]}"`,
+          );
         }
         print(await call('notifications.page', { page }));
         break;

@@ -55,8 +55,13 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
   let reachable = true;
   const ports = new Set<Comlink.Endpoint>();
 
-  const mirror: Promise<Mirror> = openMirror(deps.indexedDB, deps.dbName ?? `${deps.product}-workspace`);
-  mirror.catch((error) => warn(`workspace: the IndexedDB mirror did not open: ${messageOf(error)}`));
+  const mirror: Promise<Mirror> = openMirror(
+    deps.indexedDB,
+    deps.dbName ?? `${deps.product}-workspace`,
+  );
+  mirror.catch((error) =>
+    warn(`workspace: the IndexedDB mirror did not open: ${messageOf(error)}`),
+  );
 
   const tabs = createTabRegistry({ locks: deps.locks, onChange: () => pollUpdate() });
   const client = createApiClient({
@@ -71,6 +76,7 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
       refresh: (stale) => session.refresh(stale),
       missing: () => session.missing(),
       unauthorized: (token) => session.unauthorized(token),
+      expired: (token) => session.expired(token),
     },
     onReachable(now) {
       if (now === reachable) return;

@@ -43,8 +43,14 @@ export type HeadlessTab = {
   port: MessagePort;
   /** tab.hello's answer. */
   session: SessionState;
-  /** The first event, received already or still to come, that `match` accepts. */
-  waitFor(match: (event: WorkerEvent) => boolean, timeoutMs?: number): Promise<WorkerEvent>;
+  /**
+   * The first event that `match` accepts, received already (from index `since` of `events`)
+   * or still to come.
+   */
+  waitFor(
+    match: (event: WorkerEvent) => boolean,
+    options?: { since?: number; timeoutMs?: number },
+  ): Promise<WorkerEvent>;
   /** The tab dies without a word: its Web Lock goes, the port stays open. */
   releaseLock(): void;
   /** The tab closes: lock released, port closed. */
@@ -103,7 +109,10 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
     });
 
     const events: WorkerEvent[] = [];
-    const waiters = new Set<{ match: (e: WorkerEvent) => boolean; done: (e: WorkerEvent) => void }>();
+    const waiters = new Set<{
+      match: (e: WorkerEvent) => boolean;
+      done: (e: WorkerEvent) => void;
+    }>();
     const listener = (event: WorkerEvent) => {
       events.push(event);
       for (const waiter of [...waiters]) {
@@ -127,8 +136,8 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
       events,
       port: port2,
       session,
-      waitFor(match, timeoutMs = 10_000) {
-        const seen = events.find(match);
+      waitFor(match, { since = 0, timeoutMs = 10_000 } = {}) {
+        const seen = events.slice(since).find(match);
         if (seen) return Promise.resolve(seen);
         return new Promise((resolve, reject) => {
           const timer = setTimeout(() => {

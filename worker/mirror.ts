@@ -124,7 +124,11 @@ function createMirror(db: IDBPDatabase<MirrorSchema>): Mirror {
       const id = `${item.store}\u0000${item.key}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      undo.push({ store: item.store, key: item.key, value: await tx.objectStore(item.store).get(item.key) });
+      undo.push({
+        store: item.store,
+        key: item.key,
+        value: await tx.objectStore(item.store).get(item.key),
+      });
     }
     await tx.done;
     return undo;
@@ -158,7 +162,8 @@ function createMirror(db: IDBPDatabase<MirrorSchema>): Mirror {
       for (const store of ALL_STORES) {
         const keys = await tx.objectStore(store).getAllKeys();
         const values = await tx.objectStore(store).getAll();
-        if (keys.length) out[store] = keys.map((key, i) => ({ key: String(key), value: values[i] }));
+        if (keys.length)
+          out[store] = keys.map((key, i) => ({ key: String(key), value: values[i] }));
       }
       await tx.done;
       return out;

@@ -133,7 +133,12 @@ export function createOutbox(deps: {
   /** 'sent' | 'rejected' | 'stop' (keep it and everything after it for later). */
   const sendOne = async (entry: StoredEntry) => {
     const mirror = await deps.mirror;
-    const op = opOf(entry.op);
+    const op = deps.ops[entry.op];
+    if (!op) {
+      // Written by a build that knew this op; this one cannot send it, and it must not block.
+      await mirror.write([{ store: 'outbox', key: entry.id }]);
+      return 'rejected';
+    }
     // Another worker instance over the same IndexedDB may have sent it meanwhile.
     if (!(await mirror.get('outbox', entry.id))) return 'sent';
     const attempt = { ...entry, attempts: entry.attempts + 1 };

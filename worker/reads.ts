@@ -156,17 +156,27 @@ export function createReads(deps: {
     async preferences(variant) {
       const cached = await readPreferences();
       if (cached) return cached;
-      return refetch('preferences', 'preferences', readPreferences, (bg) =>
-        fetchPreferences(variant, bg), false);
+      return refetch(
+        'preferences',
+        'preferences',
+        readPreferences,
+        (bg) => fetchPreferences(variant, bg),
+        false,
+      );
     },
     org: (variant) =>
-      swr('org', 'org', () => kv<OrganizationSelf>(KV.org), async (background) => [
-        {
-          store: 'kv',
-          key: KV.org,
-          value: await deps.client.call('organizationSelf', { variant, background }),
-        },
-      ]),
+      swr(
+        'org',
+        'org',
+        () => kv<OrganizationSelf>(KV.org),
+        async (background) => [
+          {
+            store: 'kv',
+            key: KV.org,
+            value: await deps.client.call('organizationSelf', { variant, background }),
+          },
+        ],
+      ),
     async onboarding(variant) {
       const cached = await kv<Timed<OnboardingFlags>>(KV.onboarding);
       const fresh = cached && deps.clock.now() - cached.fetched_at < ONBOARDING_FLAGS_FRESH_MS;
@@ -196,23 +206,37 @@ export function createReads(deps: {
       }
     },
     notificationsPage: (page, variant) =>
-      swr(`notifications.${page}`, 'notifications', () => readPage(page), async (background) => {
-        const answer = await deps.client.call('notifications', {
-          query: { page },
-          variant,
-          background,
-        });
-        const { results, ...rest } = answer;
-        return [
-          ...results.map((n) => ({ store: 'notifications' as const, key: n.id, value: n })),
-          { store: 'kv', key: KV.notificationsPage(page), value: { ...rest, ids: results.map((n) => n.id) } },
-        ];
-      }),
+      swr(
+        `notifications.${page}`,
+        'notifications',
+        () => readPage(page),
+        async (background) => {
+          const answer = await deps.client.call('notifications', {
+            query: { page },
+            variant,
+            background,
+          });
+          const { results, ...rest } = answer;
+          return [
+            ...results.map((n) => ({ store: 'notifications' as const, key: n.id, value: n })),
+            {
+              store: 'kv',
+              key: KV.notificationsPage(page),
+              value: { ...rest, ids: results.map((n) => n.id) },
+            },
+          ];
+        },
+      ),
     async refreshOnSignIn(variant) {
       await Promise.all([
         refetch('flags', 'flags', readFlags, (bg) => fetchConfig(variant, bg), true),
-        refetch('preferences', 'preferences', readPreferences, (bg) =>
-          fetchPreferences(variant, bg), true),
+        refetch(
+          'preferences',
+          'preferences',
+          readPreferences,
+          (bg) => fetchPreferences(variant, bg),
+          true,
+        ),
       ]);
     },
     announce,

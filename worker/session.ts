@@ -8,7 +8,7 @@ import type {
 } from '../contract/auth';
 import type { Ok } from '../contract/common';
 import type { SessionState, Variant, WorkerEvent } from '../contract/worker-api';
-import { ApiError, isNetworkError, type ApiClient } from './api-client';
+import { ApiError, isNetworkError, messageOf, type ApiClient } from './api-client';
 import type { BroadcastChannelLike, Clock, LockManagerLike } from './deps';
 import type { Mirror } from './mirror';
 
@@ -26,7 +26,12 @@ export type StoredSession = {
 
 /** What worker instances tell each other on `${product}-session` (the dedicated-worker fallback). */
 type ChannelMessage =
-  | { kind: 'logout'; from: string; reason: 'signed-out' | 'session-lost'; origin_tab: string | null }
+  | {
+      kind: 'logout';
+      from: string;
+      reason: 'signed-out' | 'session-lost';
+      origin_tab: string | null;
+    }
   | { kind: 'session'; from: string }
   | { kind: 'reload'; from: string; origin_tab: string | null };
 
@@ -47,6 +52,7 @@ export type SessionManager = {
   state(): SessionState;
   user(): User | null;
   token(): string | null;
+  expired(token: string): boolean;
   refresh(stale: string): Promise<string>;
   missing(): void;
   unauthorized(token: string): void;
@@ -158,7 +164,11 @@ export function createSessionManager(deps: {
         return current.id_token;
       } catch (error) {
         // Offline is not a rejection: keep the session and let the caller see the network error.
-        if (!isNetworkError(error) && current === stale) await end('session-lost', null);
+        if (!isNetworkError(error) && current === stale) {
+          // Log first (000 §8), while there is still a token to send the log with.
+          await deps.client.log({ event: 'token_refresh_failed', message: messageOf(error) });
+          await end('session-lost', null);
+        }
         throw error;
       }
     });
@@ -188,6 +198,7 @@ export function createSessionManager(deps: {
     state,
     user: () => current?.user ?? null,
     token: () => current?.id_token ?? null,
+    expired: (token) => current?.id_token === token && deps.clock.now() >= current.expires_at,
     refresh(stale) {
       if (!current) return Promise.reject(new ApiError(401, 'no_token', 'Not signed in'));
       if (current.id_token !== stale) return Promise.resolve(current.id_token);

@@ -120,7 +120,8 @@ async function apply(mirror: Mirror, change: Change, items: PatchItem[]) {
 }
 
 async function applyNotification(mirror: Mirror, change: Change, items: PatchItem[]) {
-  const pending = (key: string) => items.findLast((i) => i.store === 'notifications' && i.key === key);
+  const pending = (key: string) =>
+    items.findLast((i) => i.store === 'notifications' && i.key === key);
   const before =
     (pending(change.entity_id)?.value as Notification | undefined) ??
     (await mirror.get<Notification>('notifications', change.entity_id));
@@ -136,7 +137,11 @@ async function applyNotification(mirror: Mirror, change: Change, items: PatchIte
   if (delta !== 0) {
     const pages = await pageMetas(mirror, items);
     for (const { key, meta } of pages) {
-      items.push({ store: 'kv', key, value: { ...meta, unread: Math.max(0, meta.unread - delta) } });
+      items.push({
+        store: 'kv',
+        key,
+        value: { ...meta, unread: Math.max(0, meta.unread - delta) },
+      });
     }
   }
   return 'notifications';
@@ -149,8 +154,7 @@ async function pageMetas(mirror: Mirror, items: PatchItem[]) {
     if (!KV.isNotificationsPage(key)) continue;
     const pending = items.findLast((i) => i.store === 'kv' && i.key === key);
     const meta = (pending ? pending.value : await mirror.get('kv', key)) as
-      | NotificationsPageMeta
-      | undefined;
+      NotificationsPageMeta | undefined;
     if (meta) out.push({ key, meta });
   }
   return out;

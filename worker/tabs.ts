@@ -17,7 +17,10 @@ export type Connection = {
 
 export type TabRegistry = {
   open(): Connection;
-  hello(conn: Connection, info: { tabId: string; variant: Variant; visible: boolean; path: string }): void;
+  hello(
+    conn: Connection,
+    info: { tabId: string; variant: Variant; visible: boolean; path: string },
+  ): void;
   subscribe(conn: Connection, listener: TabListener): void;
   setVisible(conn: Connection, visible: boolean): void;
   setPath(conn: Connection, path: string): void;

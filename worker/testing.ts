@@ -192,8 +192,7 @@ export function createBroadcastHub(): { channel: BroadcastChannelFactory } {
 
 /** One scripted answer: a status and JSON body, or a network failure. */
 export type ScriptedReply =
-  | { status: number; body?: unknown }
-  | { networkError: true; message?: string };
+  { status: number; body?: unknown } | { networkError: true; message?: string };
 
 export type RecordedRequest = RequestInitLike & { url: string; at: number };
 
@@ -210,7 +209,9 @@ export function createScriptedFetch(
   const fetch: FetchLike = async (url, init) => {
     const request = { ...init, url, at: clock.now() };
     requests.push(request);
-    const reply = queue ? queue.shift() : (script as (r: RecordedRequest) => ScriptedReply)(request);
+    const reply = queue
+      ? queue.shift()
+      : (script as (r: RecordedRequest) => ScriptedReply)(request);
     if (!reply) throw new Error(`scripted fetch: no reply left for ${init.method} ${url}`);
     if ('networkError' in reply) throw new TypeError(reply.message ?? 'fetch failed');
     const response: ResponseLike = {

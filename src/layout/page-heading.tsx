@@ -1,4 +1,6 @@
 import { Link, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { productLabel } from '../lib/product';
 import { breadcrumbs } from '../lib/breadcrumbs';
 import { keepOverlayParams } from '../lib/overlay';
 import { pageHeader } from '../lib/routes';
@@ -44,6 +46,7 @@ export function PageHeading(props: { entityName?: string }) {
     searchType: text('search_type'),
     entityName: props.entityName,
   });
+  useDocumentTitle(header.title, product);
   return (
     <div className="page-heading">
       <h1>{header.title}</h1>
@@ -54,4 +57,11 @@ export function PageHeading(props: { entityName?: string }) {
       ) : null}
     </div>
   );
+}
+
+/** The tab's title follows the page header. */
+export function useDocumentTitle(title: string, product: string) {
+  useEffect(() => {
+    document.title = `${title} · ${productLabel(product)}`;
+  }, [title, product]);
 }

@@ -53,6 +53,11 @@ export function SideNav(props: { machine: NavMachine }) {
   const navState = state.$navState.value;
   const flags = state.$flags.value;
   const shown = navState !== 'closed';
+  // The most specific item is the current one: /feeds/home is My Data, not Feeds as well.
+  const current = navItems(product)
+    .flatMap((group) => group.items)
+    .filter((item) => isAt(pathname, item.to))
+    .sort((a, b) => b.to.length - a.to.length)[0]?.to;
 
   return (
     <>
@@ -85,8 +90,8 @@ export function SideNav(props: { machine: NavMachine }) {
                     <Link
                       to={item.to}
                       search={(prev: Record<string, unknown>) => keepOverlayParams(prev, {})}
-                      className={isAt(pathname, item.to) ? 'nav-link active' : 'nav-link'}
-                      aria-current={isAt(pathname, item.to) ? 'page' : undefined}
+                      className={item.to === current ? 'nav-link active' : 'nav-link'}
+                      aria-current={item.to === current ? 'page' : undefined}
                     >
                       {item.label}
                     </Link>

@@ -17,7 +17,7 @@ import {
   PublicNotAvailablePage,
 } from '../screens/not-available-page';
 import type { ShellServices } from '../shell-context';
-import { validateAppSearch } from './search';
+import { ResetPasswordSearch, validateAppSearch } from './search';
 
 export type RouterContext = ShellServices;
 
@@ -205,6 +205,7 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     createRoute({
       getParentRoute: () => publicLayout,
       path: '/auth/reset-password',
+      validateSearch: (search: Record<string, unknown>) => ResetPasswordSearch.parse(search),
       component: screens.resetPassword,
     }),
     ...[r.oauth.root, r.oauth.redirect, r.redirectDocument].map((path) =>

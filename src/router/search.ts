@@ -61,4 +61,7 @@ export function validateAppSearch(search: Record<string, unknown>): Record<strin
   return out;
 }
 
-export const ResetPasswordSearch = z.object({ token: z.string().optional().catch(undefined) });
+/** /auth/reset-password?token=...: a token of the wrong shape reads as no token at all. */
+export const ResetPasswordSearch = z.looseObject({
+  token: z.string().min(20).max(200).optional().catch(undefined),
+});

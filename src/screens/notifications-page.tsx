@@ -31,6 +31,21 @@ export function NotificationsPage() {
     }
   };
 
+  const unreadShown = items.filter((item) => !item.read).map((item) => item.id);
+  const markAllRead = async () => {
+    setError(null);
+    try {
+      // The API marks up to 100 at a time; a page shows 20, so the loaded ones fit in a few calls.
+      for (let i = 0; i < unreadShown.length; i += 100) {
+        await client.call('notifications.markRead', { ids: unreadShown.slice(i, i + 100) });
+      }
+      setItems((current) => current.map((item) => ({ ...item, read: true })));
+      setUnread((count) => Math.max(0, count - unreadShown.length));
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
   useEffect(() => {
     void load(1);
     // Load the first page once per visit.
@@ -39,9 +54,20 @@ export function NotificationsPage() {
 
   return (
     <section className="notifications" aria-busy={busy || undefined}>
-      <p className="muted">
-        {unread > 0 ? `${formatBadge(unread)} unread` : items.length > 0 ? 'All read' : null}
-      </p>
+      <div className="notifications-bar">
+        <p className="muted">
+          {unread > 0 ? `${formatBadge(unread)} unread` : items.length > 0 ? 'All read' : null}
+        </p>
+        {unreadShown.length > 0 ? (
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => void markAllRead()}
+          >
+            Mark all as read
+          </button>
+        ) : null}
+      </div>
       {error ? (
         <p className="form-error" role="alert">
           {error}

@@ -162,3 +162,12 @@ describe('session guard', () => {
     });
   });
 });
+
+describe('reset link without a usable token', () => {
+  it('says so and offers a new link instead of a form', async () => {
+    await renderShell({ path: '/auth/reset-password?token=short' });
+    expect((await screen.findByRole('alert')).textContent).toContain('no valid token');
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Send a new reset link' })).toBeTruthy();
+  });
+});

@@ -50,7 +50,8 @@ function setup(script: ScriptedReply[], auth: Partial<AuthHooks> = {}) {
 }
 
 /** Lets the call run to its next retry timer, then fires it. */
-const nextRetry = (clock: ReturnType<typeof createManualClock>) => clock.advance(API_RETRY_DELAY_MS);
+const nextRetry = (clock: ReturnType<typeof createManualClock>) =>
+  clock.advance(API_RETRY_DELAY_MS);
 
 describe('api client: headers', () => {
   it('sends token, app-type and x-request-origin on every call, and a key on mutations only', async () => {
@@ -148,7 +149,11 @@ describe('api client: retries (000 §7)', () => {
     [409, 'conflict', 'idempotency-key was already used'],
   ])('never retries a %i', async (status, error, message) => {
     const { client, requests } = setup([fail(status, error, message), ok(ORG)]);
-    await expect(client.call('organizationSelf')).rejects.toMatchObject({ status, code: error, message });
+    await expect(client.call('organizationSelf')).rejects.toMatchObject({
+      status,
+      code: error,
+      message,
+    });
     expect(requests).toHaveLength(1);
   });
 
@@ -188,7 +193,9 @@ describe('api client: 403 and refresh (000 §8)', () => {
     expect(calls403).toHaveLength(3);
     const log = requests.find((r) => r.url.endsWith('/debug-logs'));
     expect(log?.method).toBe('POST');
-    expect(JSON.parse(log?.body ?? '{}').logData).toMatchObject({ event: 'forbidden_after_refresh' });
+    expect(JSON.parse(log?.body ?? '{}').logData).toMatchObject({
+      event: 'forbidden_after_refresh',
+    });
   });
 
   it('rejects with the refresh failure when the token cannot be refreshed', async () => {
@@ -226,5 +233,14 @@ describe('api client: no token (000 §8)', () => {
       code: 'no_token',
     });
     expect(calls.missing).toBe(0);
+  });
+});
+
+describe('api client: a token known to be expired', () => {
+  it('is refreshed before the call instead of after a 403', async () => {
+    const { client, requests, calls } = setup([ok(ORG)], { expired: (t) => t === 'token-1' });
+    await expect(client.call('organizationSelf')).resolves.toEqual(ORG);
+    expect(calls.refresh).toEqual(['token-1']);
+    expect(requests.map((r) => r.headers.token)).toEqual(['token-2']);
   });
 });

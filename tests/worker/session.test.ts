@@ -44,7 +44,9 @@ describe('session across tabs', () => {
     expect(state).toMatchObject({ status: 'signed-in', user: { email: DEMO.email } });
     for (const tab of [a, b]) {
       const event = await tab.waitFor((e) => e.type === 'session');
-      expect(event).toMatchObject({ session: { status: 'signed-in', user: { name: 'Demo User' } } });
+      expect(event).toMatchObject({
+        session: { status: 'signed-in', user: { name: 'Demo User' } },
+      });
     }
     const flags = await b.api.call('flags.get', {});
     expect(flags.search).toBe(true);
@@ -56,10 +58,16 @@ describe('session across tabs', () => {
     const a = await ws.tab();
     await expect(
       a.api.call('auth.signIn', { email: DEMO.email, password: 'not-the-password' }),
-    ).rejects.toMatchObject({ name: 'ApiError', status: 401, message: 'e-mail or password is incorrect' });
+    ).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 401,
+      message: 'e-mail or password is incorrect',
+    });
     await expect(
       a.api.call('auth.signIn', { email: 'not-an-email', password: 'x' }),
-    ).rejects.toThrow('Invalid input for "auth.signIn": email: email must be a valid e-mail address');
+    ).rejects.toThrow(
+      'Invalid input for "auth.signIn": email: email must be a valid e-mail address',
+    );
   });
 
   it('refreshes an expired id token on 403 and the call succeeds', async () => {
@@ -75,7 +83,7 @@ describe('session across tabs', () => {
     expect(await a.api.call('auth.session', {})).toMatchObject({ status: 'signed-in' });
   });
 
-  it('signs out in one tab: both tabs hear it, and the other tab\'s next call never completes', async () => {
+  it("signs out in one tab: both tabs hear it, and the other tab's next call never completes", async () => {
     const ws = workspace();
     const a = await ws.tab('tab-a');
     const b = await ws.tab('tab-b');
@@ -122,15 +130,25 @@ describe('session across tabs', () => {
   });
 
   it('signs every tab out when the token cannot be refreshed', async () => {
-    const user = { id: 'u1', email: 'ada@example.com', name: 'Ada', organization_id: 'o1', created_at: 'x' };
+    const user = {
+      id: 'u1',
+      email: 'ada@example.com',
+      name: 'Ada',
+      organization_id: 'o1',
+      created_at: 'x',
+    };
     const session = { id_token: 't1', refresh_token: 'r'.repeat(24), expires_in: 60, user };
     const { fetch, requests } = createScriptedFetch((request) => {
       if (request.url.endsWith('/auth/signin')) return { status: 200, body: session };
       if (request.url.endsWith('/auth/refresh')) {
         return { status: 401, body: { error: 'unauthorized', message: 'refresh token revoked' } };
       }
-      if (request.url.endsWith('/feature/config')) {
+      if (request.url.endsWith('/organizations/self')) {
         return { status: 403, body: { error: 'token_expired', message: 'id token expired' } };
+      }
+      if (request.url.endsWith('/feature/config')) return { status: 200, body: { results: {} } };
+      if (request.url.endsWith('/user/preferences')) {
+        return { status: 200, body: { nav_state: null, overlay_widths: {} } };
       }
       return { status: 200, body: { changes: [], cursor: 0, has_more: false, ok: true } };
     });
@@ -139,7 +157,7 @@ describe('session across tabs', () => {
     const b = await ws.tab('tab-b');
     await a.api.call('auth.signIn', { email: 'ada@example.com', password: 'whatever' });
     await ws.workspace.idle();
-    await expect(b.api.call('flags.get', {})).rejects.toMatchObject({
+    await expect(b.api.call('org.self', {})).rejects.toMatchObject({
       message: 'refresh token revoked',
     });
     for (const tab of [a, b]) {
@@ -177,7 +195,10 @@ describe('session across tabs', () => {
     const a = await ws.tab('tab-a');
     const b = await ws.tab('tab-b');
     await a.api.call('auth.oauthComplete', {});
-    expect(await b.waitFor((e) => e.type === 'reload')).toEqual({ type: 'reload', reason: 'oauth' });
+    expect(await b.waitFor((e) => e.type === 'reload')).toEqual({
+      type: 'reload',
+      reason: 'oauth',
+    });
     await ws.workspace.idle();
     expect(a.events.some((e) => e.type === 'reload')).toBe(false);
   });

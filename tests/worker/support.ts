@@ -46,15 +46,18 @@ export async function serverView(baseUrl: string, email: string, password: strin
     if (response.status !== 200) throw new Error(`serverView: ${path} answered ${response.status}`);
     return response.json() as Promise<unknown>;
   };
-  const post = async (path: string, body: unknown) =>
-    fetch(`${baseUrl}${path}`, {
-      method: 'POST',
+  const send = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
       headers: { token, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: JSON.stringify(body),
     });
+    if (response.status !== 200) throw new Error(`serverView: ${path} answered ${response.status}`);
+    return response.json() as Promise<unknown>;
+  };
   return {
     get,
-    post,
+    send,
     async changes(): Promise<Change[]> {
       const page = (await get('/sync/changes?after=0&limit=500')) as { changes: Change[] };
       return page.changes;

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { productLabel } from '../../lib/product';
+import { useDocumentTitle } from '../../layout/page-heading';
 import { useShell } from '../../shell-context';
 
 /** The frame of the public auth screens: brand, title and one card. */
 export function AuthLayout(props: { title: string; subtitle?: string; children: ReactNode }) {
   const { product } = useShell();
+  useDocumentTitle(props.title, product);
   return (
     <main className="auth-page">
       <div className="auth-card">

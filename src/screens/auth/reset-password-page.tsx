@@ -1,4 +1,4 @@
-import { Link, useRouterState } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { ResetPasswordBody } from '../../../contract/auth';
 import { useShell } from '../../shell-context';
@@ -10,12 +10,8 @@ const LABELS = { password: 'New password', confirm: 'Repeat the new password', t
 /** /auth/reset-password?token=...: the link from the reset e-mail. */
 export function ResetPasswordPage() {
   const { client } = useShell();
-  const token = useRouterState({
-    select: (s) => {
-      const value = (s.location.search as Record<string, unknown>).token;
-      return typeof value === 'string' ? value : '';
-    },
-  });
+  const search: Record<string, unknown> = useSearch({ strict: false });
+  const token = typeof search.token === 'string' ? search.token : '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -27,7 +23,8 @@ export function ResetPasswordPage() {
     return (
       <AuthLayout title="Reset your password">
         <p className="form-error" role="alert">
-          This reset link has no token. Open the link from the e-mail again, or ask for a new one.
+          This reset link has no valid token. Open the link from the e-mail again, or ask for a new
+          one.
         </p>
         <nav className="auth-links" aria-label="Other account actions">
           <Link to="/auth/forgot-password">Send a new reset link</Link>

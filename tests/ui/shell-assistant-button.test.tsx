@@ -1,0 +1,61 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantButtonMode } from '../../src/layout/assistant-button-rules';
+import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
+
+afterEach(() => cleanup());
+beforeEach(() => setViewportWidth(1600));
+
+const on = { ask_needl_copilot: true };
+const mode = (path: string, flags: Record<string, boolean> = on, viewportWidth = 1600) =>
+  assistantButtonMode(path, { product: 'needl', flags, viewportWidth });
+
+describe('floating assistant button rules (000 §2)', () => {
+  it('is hidden where the spec hides it', () => {
+    for (const path of [
+      '/settings/tags',
+      '/notebooks',
+      '/managers/assistants/dashboard',
+      '/managers/report_generation/dashboard',
+      '/report/42',
+      '/needlbox/bookmarks/all',
+      '/search/full',
+      '/ask-needl/full',
+      '/landing',
+    ]) {
+      expect(mode(path), path).toBe('hidden');
+    }
+    expect(mode('/feeds/home', {})).toBe('hidden');
+    expect(mode('/feeds/home', on, 600)).toBe('hidden');
+  });
+
+  it('is disabled where the spec disables it', () => {
+    for (const path of [
+      '/feeds/clipped_reports',
+      '/channels/42/tags',
+      '/feeds/rss/comments',
+      '/ask-needl',
+      '/apps/needldrive',
+      '/connect/rss',
+    ]) {
+      expect(mode(path), path).toBe('disabled');
+    }
+  });
+
+  it('is enabled elsewhere', () => {
+    expect(mode('/feeds/home')).toBe('enabled');
+    expect(mode('/search')).toBe('enabled');
+  });
+});
+
+describe('floating assistant button', () => {
+  it('opens the assistant overlay beside the page', async () => {
+    const { history } = await renderShell({ path: '/search?q=rates', session: SIGNED_IN });
+    fireEvent.click(await screen.findByRole('button', { name: 'Ask AskNeedl' }));
+    await waitFor(() =>
+      expect(new URLSearchParams(history.location.search).get('overlay-type')).toBe('ask-needl'),
+    );
+    expect(new URLSearchParams(history.location.search).get('q')).toBe('rates');
+    expect(await screen.findByTestId('overlay')).toBeTruthy();
+  });
+});

@@ -1,0 +1,54 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Notification } from '../../contract/user';
+import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
+
+afterEach(() => cleanup());
+beforeEach(() => setViewportWidth(1600));
+
+const notification = (i: number): Notification => ({
+  id: `n${i}`,
+  title: `Filing ${i}`,
+  body: `Body ${i}`,
+  link: null,
+  read: i > 3,
+  created_at: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+});
+const all = Array.from({ length: 25 }, (_, i) => notification(i + 1));
+
+describe('notifications page', () => {
+  it('shows 20 a page and asks for the next page only after a full one', async () => {
+    const { calls } = await renderShell({
+      path: '/notifications',
+      session: SIGNED_IN,
+      handlers: {
+        'notifications.page': ({ page }) => ({
+          results: all.slice((page - 1) * 20, page * 20),
+          page,
+          page_size: 20,
+          total: all.length,
+          unread: 3,
+        }),
+        'notifications.markRead': () => undefined,
+      },
+    });
+    expect(await screen.findByText('Filing 20')).toBeTruthy();
+    expect(screen.queryByText('Filing 21')).toBeNull();
+    expect(screen.getByText('3 unread')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Filing 25')).toBeTruthy();
+    // Five came back: a short page, so there is no next one to ask for.
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Load more/ })).toBeNull());
+    expect(calls.filter((c) => c.op === 'notifications.page').map((c) => c.input)).toEqual([
+      { page: 1 },
+      { page: 2 },
+    ]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
+    expect(await screen.findByText('All read')).toBeTruthy();
+    expect(calls.find((c) => c.op === 'notifications.markRead')?.input).toEqual({
+      ids: ['n1', 'n2', 'n3'],
+    });
+  });
+});
