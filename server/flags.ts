@@ -40,6 +40,9 @@ export const knownFlags = (product: string): string[] => [
   'report_generation',
   `${product}_report`,
   'report_open_research',
+  // One flag per integration family (000 §6); the landing rule opens the first enabled one.
+  'rss_news',
+  'exchanges',
 ];
 
 export const defaultFlagValue = (name: string) => (OFF_BY_DEFAULT.has(name) ? 'off' : 'on');
