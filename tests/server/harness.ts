@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { Session } from '../../contract/auth';
 import { createApp } from '../../server/app';
 import type { ServerMetrics } from '../../server/context';
@@ -10,9 +12,40 @@ import { ensureFlagDefaults } from '../../server/flags';
 import { createMailer, type MailLog } from '../../server/mailer';
 import { seedDemoWorkspace } from '../../server/seed';
 
-/** Both storage back ends every storage-dependent suite runs against. */
-export const STORAGES = ['sqlite', 'pglite'] as const;
-export type Storage = (typeof STORAGES)[number];
+/**
+ * The storage back ends every storage-dependent suite runs against: SQLite and PostgreSQL in
+ * WASM always, and a real PostgreSQL server too when TEST_DATABASE_URL names one (.ci/run
+ * starts one when the machine has PostgreSQL).
+ */
+const REAL_POSTGRES = process.env.TEST_DATABASE_URL;
+export type Storage = 'sqlite' | 'pglite' | 'postgres';
+export const STORAGES: Storage[] = REAL_POSTGRES
+  ? ['sqlite', 'pglite', 'postgres']
+  : ['sqlite', 'pglite'];
+
+/** A fresh database on the real server, so suites never see each other's rows. */
+const freshPostgresDatabase = async (adminUrl: string) => {
+  const name = `needl_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  };
+  return { url: url.toString(), drop };
+};
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
@@ -40,7 +73,13 @@ export type CallResult = {
 export const createHarness = async (storage: Storage, opts: { seed?: boolean } = {}) => {
   const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
-  const { db, dialect } = await openDatabase({ dataDir, pglite: storage === 'pglite' });
+  const real =
+    storage === 'postgres' && REAL_POSTGRES ? await freshPostgresDatabase(REAL_POSTGRES) : null;
+  const { db, dialect } = await openDatabase({
+    dataDir,
+    pglite: storage === 'pglite',
+    databaseUrl: real?.url,
+  });
   await migrateToLatest(db);
   await ensureFlagDefaults(db, 'needl');
   if (opts.seed !== false) await seedDemoWorkspace(db, clock.now);
@@ -114,6 +153,7 @@ export const createHarness = async (storage: Storage, opts: { seed?: boolean } =
 
   const close = async () => {
     await db.destroy();
+    await real?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
