@@ -22,8 +22,17 @@ export type Change = z.infer<typeof Change>;
 
 /** GET /sync/changes?after=cursor&limit=n */
 export const ChangesQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
+  after: z.coerce
+    .number({ message: 'after must be a number' })
+    .int({ message: 'after must be a whole number' })
+    .min(0, { message: 'after must be 0 or more' })
+    .default(0),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int({ message: 'limit must be a whole number' })
+    .min(1, { message: 'limit must be between 1 and 500' })
+    .max(500, { message: 'limit must be between 1 and 500' })
+    .default(200),
 });
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 

@@ -61,7 +61,13 @@ export const Notification = z.object({
 export type Notification = z.infer<typeof Notification>;
 
 /** GET /notifications?page=N: page size 20; ask for the next page only after a full one. */
-export const NotificationsQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+export const NotificationsQuery = z.object({
+  page: z.coerce
+    .number({ message: 'page must be a number' })
+    .int({ message: 'page must be a whole number' })
+    .min(1, { message: 'page must be 1 or more' })
+    .default(1),
+});
 export const NotificationsPage = z.object({
   results: z.array(Notification),
   page: z.number().int().min(1),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ChangesQuery,
   ErrorBody,
+  NotificationsQuery,
   PreferencesPatch,
   SignUpBody,
   WorkerEvent,
@@ -97,5 +99,20 @@ describe('endpoint catalogue', () => {
       expect(op.input, name).toBeDefined();
       expect(op.output, name).toBeDefined();
     }
+  });
+});
+
+describe('query parameters', () => {
+  it('explain bad paging values in words', () => {
+    expect(NotificationsQuery.safeParse({ page: 'abc' }).error?.issues[0].message).toBe(
+      'page must be a number',
+    );
+    expect(NotificationsQuery.safeParse({ page: '0' }).error?.issues[0].message).toBe(
+      'page must be 1 or more',
+    );
+    expect(ChangesQuery.safeParse({ limit: '9999' }).error?.issues[0].message).toBe(
+      'limit must be between 1 and 500',
+    );
+    expect(NotificationsQuery.parse({})).toEqual({ page: 1 });
   });
 });
