@@ -52,6 +52,7 @@ export const idempotency =
       throw new ApiError(400, 'bad_request', 'idempotency-key: must be 1 to 200 characters');
     }
     const scope = c.var.auth?.user.id ?? 'anon';
+    // What identifies a record: the row's key columns, and the filter that finds it again.
     const where = {
       scope,
       method: c.req.method,
@@ -64,10 +65,7 @@ export const idempotency =
       db
         .selectFrom('idempotency_records')
         .selectAll()
-        .where('scope', '=', where.scope)
-        .where('method', '=', where.method)
-        .where('path', '=', where.path)
-        .where('key_hash', '=', where.key_hash)
+        .where((eb) => eb.and(where))
         .where('created_at', '>', iso(deps.now() - IDEMPOTENCY_TTL_MS))
         .executeTakeFirst();
     const replay = (rec: { request_hash: string; status: number; body: string }) => {
@@ -95,10 +93,7 @@ export const idempotency =
         // An expired record with this key may linger until the purge; this answer replaces it.
         await trx
           .deleteFrom('idempotency_records')
-          .where('scope', '=', where.scope)
-          .where('method', '=', where.method)
-          .where('path', '=', where.path)
-          .where('key_hash', '=', where.key_hash)
+          .where((eb) => eb.and(where))
           .where('created_at', '<=', iso(deps.now() - IDEMPOTENCY_TTL_MS))
           .execute();
         await trx

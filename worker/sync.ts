@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Change } from '../contract/sync';
 import { FeatureConfig, Notification, OrganizationSelf, Preferences } from '../contract/user';
 import type { ApiClient } from './api-client';
@@ -87,36 +88,30 @@ export function createSync(deps: {
 /** Writes one change into `items`; returns the logical store it touched, if any. */
 async function apply(mirror: Mirror, change: Change, items: PatchItem[]) {
   switch (change.entity) {
-    case 'preferences': {
-      const parsed = Preferences.safeParse(change.data);
-      if (change.op === 'delete') items.push({ store: 'kv', key: KV.preferences });
-      else if (parsed.success) items.push({ store: 'kv', key: KV.preferences, value: parsed.data });
-      else items.push({ store: 'kv', key: KV.preferences }); // unknown shape: refetch on next read
+    case 'preferences':
+      items.push(kvItem(KV.preferences, Preferences, change));
       return 'preferences';
-    }
-    case 'feature_config': {
-      const parsed = FeatureConfig.safeParse(change.data);
-      items.push({
-        store: 'kv',
-        key: KV.featureConfig,
-        value: change.op === 'upsert' && parsed.success ? parsed.data : undefined,
-      });
+    case 'feature_config':
+      items.push(kvItem(KV.featureConfig, FeatureConfig, change));
       return 'flags';
-    }
-    case 'organization': {
-      const parsed = OrganizationSelf.safeParse(change.data);
-      items.push({
-        store: 'kv',
-        key: KV.org,
-        value: change.op === 'upsert' && parsed.success ? parsed.data : undefined,
-      });
+    case 'organization':
+      items.push(kvItem(KV.org, OrganizationSelf, change));
       return 'org';
-    }
     case 'notification':
       return applyNotification(mirror, change, items);
     default:
       return null;
   }
+}
+
+/**
+ * A kv record a change replaces whole: an upsert of a shape we know stores it; a delete, or a
+ * shape we do not know, clears it so the next read refetches it.
+ */
+function kvItem<T>(key: string, schema: z.ZodType<T>, change: Change): PatchItem {
+  const parsed = schema.safeParse(change.data);
+  const value = change.op === 'upsert' && parsed.success ? parsed.data : undefined;
+  return { store: 'kv', key, value };
 }
 
 async function applyNotification(mirror: Mirror, change: Change, items: PatchItem[]) {

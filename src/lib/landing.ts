@@ -1,5 +1,5 @@
 import type { Variant } from '../../contract';
-import { ROUTES, routesFor, type FeedHomeSuffix } from './routes';
+import { FEED_HOME_SUFFIXES, ROUTES, routesFor, type FeedHomeSuffix } from './routes';
 import { variantBase } from './variant';
 
 type Flags = Record<string, boolean>;
@@ -8,18 +8,10 @@ type Flags = Record<string, boolean>;
  * The source families of "my data", in the order the landing rule tries them (000 §2: "the
  * route depends on the first enabled source family"). The spec does not name the families'
  * flags; ours are the /feeds/home suffixes themselves. With my_data on and none of them on,
- * the user lands on the whole of their data, /feeds/home.
+ * the user lands on the whole of their data, /feeds/home. The spec gives the families no order;
+ * we try them in the order it lists the suffixes, so the one suffix list serves both.
  */
-export const MY_DATA_FAMILIES: readonly FeedHomeSuffix[] = [
-  'rss_news',
-  'exchanges',
-  'webclips',
-  'chats',
-  'emails',
-  'socialmedia',
-  'drives',
-  'notes',
-];
+export const MY_DATA_FAMILIES: readonly FeedHomeSuffix[] = FEED_HOME_SUFFIXES;
 
 /** The landing order after my_data (000 §2): flag -> route. */
 function landingOrder(product: string): Array<[flag: string, route: string]> {

@@ -38,6 +38,18 @@ function CloseButton(props: { onClose: () => void }) {
   );
 }
 
+/** The header of every panel but the assistant: the title and close. */
+function PlainHeader(props: { title: string; onClose: () => void }) {
+  return (
+    <header className="overlay-header">
+      <h2>{props.title}</h2>
+      <div className="overlay-actions">
+        <CloseButton onClose={props.onClose} />
+      </div>
+    </header>
+  );
+}
+
 /** The assistant overlay's header: minimise/maximise, history (flagged) and close (000 §2). */
 function AssistantHeader(props: {
   title: string;
@@ -97,12 +109,7 @@ export function OverlayBody(props: {
   if (overlay.status === 'error') {
     return (
       <>
-        <header className="overlay-header">
-          <h2>{props.title}</h2>
-          <div className="overlay-actions">
-            <CloseButton onClose={props.onClose} />
-          </div>
-        </header>
+        <PlainHeader title={props.title} onClose={props.onClose} />
         <div className="overlay-content">
           <p className="overlay-error" role="alert">
             {overlay.error}
@@ -125,12 +132,7 @@ export function OverlayBody(props: {
           onResize={props.onResize}
         />
       ) : (
-        <header className="overlay-header">
-          <h2>{props.title}</h2>
-          <div className="overlay-actions">
-            <CloseButton onClose={props.onClose} />
-          </div>
-        </header>
+        <PlainHeader title={props.title} onClose={props.onClose} />
       )}
       <div className="overlay-content">
         <div className="not-available" role="status">

@@ -1,6 +1,20 @@
 import { Link, useRouterState } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { pageHeader } from '../lib/routes';
 import { useShell } from '../shell-context';
+
+/** The in-shell statement that a screen is not here yet, with a way back to the start page. */
+function NotAvailableSection(props: { children: ReactNode }) {
+  return (
+    <section className="not-available" role="status" aria-labelledby="not-available-title">
+      <h2 id="not-available-title">Not available yet</h2>
+      <p>{props.children}</p>
+      <Link to="/" className="button secondary">
+        Go to my start page
+      </Link>
+    </section>
+  );
+}
 
 /**
  * Screens that later issues build: a clear statement inside the full shell (navigation, header,
@@ -11,16 +25,10 @@ export function NotAvailablePage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const { title } = pageHeader({ pathname, product });
   return (
-    <section className="not-available" role="status" aria-labelledby="not-available-title">
-      <h2 id="not-available-title">Not available yet</h2>
-      <p>
-        {title} is not available yet. This part of the workspace arrives in a later release; the
-        rest of the workspace keeps working in the meantime.
-      </p>
-      <Link to="/" className="button secondary">
-        Go to my start page
-      </Link>
-    </section>
+    <NotAvailableSection>
+      {title} is not available yet. This part of the workspace arrives in a later release; the rest
+      of the workspace keeps working in the meantime.
+    </NotAvailableSection>
   );
 }
 
@@ -28,15 +36,9 @@ export function NotAvailablePage() {
 export function CatchAllPage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   return (
-    <section className="not-available" role="status" aria-labelledby="not-available-title">
-      <h2 id="not-available-title">Not available yet</h2>
-      <p>
-        There is no screen at <code>{pathname}</code> in this release.
-      </p>
-      <Link to="/" className="button secondary">
-        Go to my start page
-      </Link>
-    </section>
+    <NotAvailableSection>
+      There is no screen at <code>{pathname}</code> in this release.
+    </NotAvailableSection>
   );
 }
 

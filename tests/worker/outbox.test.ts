@@ -1,38 +1,22 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadlessWorkspace, type HeadlessWorkspace } from '../../worker/headless';
+import { describe, expect, it } from 'vitest';
 import {
   createFaultyFetch,
   errorResponse,
   newUser,
   serverView,
-  startTestServer,
-  type TestServer,
+  setupWorkspaceSuite,
 } from './support';
 
-let env: TestServer;
-const open: HeadlessWorkspace[] = [];
-
-beforeAll(async () => {
-  env = await startTestServer();
-});
-afterAll(() => env.close());
-afterEach(async () => {
-  while (open.length) await open.pop()?.close();
-});
-
-const workspace = (options: Partial<Parameters<typeof createHeadlessWorkspace>[0]> = {}) => {
-  const headless = createHeadlessWorkspace({ baseUrl: env.baseUrl, warn: () => {}, ...options });
-  open.push(headless);
-  return headless;
-};
+const suite = setupWorkspaceSuite();
+const { workspace } = suite;
 
 const isPreferencesPut = (url: string, method: string) =>
   method === 'PUT' && url.endsWith('/user/preferences');
 
 /** The server's preference changes for `user`, seen by another client of the account. */
 async function preferenceChanges(user: { email: string; password: string }) {
-  const view = await serverView(env.baseUrl, user.email, user.password);
+  const view = await serverView(suite.env.baseUrl, user.email, user.password);
   return {
     changes: (await view.changes()).filter((c) => c.entity === 'preferences'),
     preferences: await view.get('/user/preferences'),

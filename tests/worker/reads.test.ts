@@ -1,32 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_POLL_MS, ONBOARDING_FLAGS_FRESH_MS } from '../../contract/constants';
-import { createHeadlessWorkspace, type HeadlessWorkspace } from '../../worker/headless';
 import { createManualClock } from '../../worker/testing';
-import {
-  createFaultyFetch,
-  DEMO,
-  newUser,
-  serverView,
-  startTestServer,
-  type TestServer,
-} from './support';
+import { createFaultyFetch, DEMO, newUser, serverView, setupWorkspaceSuite } from './support';
 
-let env: TestServer;
-const open: HeadlessWorkspace[] = [];
-
-beforeAll(async () => {
-  env = await startTestServer();
-});
-afterAll(() => env.close());
-afterEach(async () => {
-  while (open.length) await open.pop()?.close();
-});
-
-const workspace = (options: Partial<Parameters<typeof createHeadlessWorkspace>[0]> = {}) => {
-  const headless = createHeadlessWorkspace({ baseUrl: env.baseUrl, warn: () => {}, ...options });
-  open.push(headless);
-  return headless;
-};
+const suite = setupWorkspaceSuite();
+const { workspace } = suite;
 
 describe('reads from the mirror', () => {
   it('answers from the mirror at once, then revalidates and says what changed', async () => {
@@ -39,7 +17,7 @@ describe('reads from the mirror', () => {
     if (!target) throw new Error('the demo workspace should have unread notifications');
 
     // Another device reads it.
-    const other = await serverView(env.baseUrl, DEMO.email, DEMO.password);
+    const other = await serverView(suite.env.baseUrl, DEMO.email, DEMO.password);
     await other.send('POST', '/notifications/read', { ids: [target.id] });
 
     const since = a.events.length;
@@ -65,7 +43,7 @@ describe('reads from the mirror', () => {
     expect(after.unread).toBe(before.unread - 2);
     for (const n of unread) expect(after.results.find((r) => r.id === n.id)?.read).toBe(true);
 
-    const other = await serverView(env.baseUrl, DEMO.email, DEMO.password);
+    const other = await serverView(suite.env.baseUrl, DEMO.email, DEMO.password);
     const server = (await other.get('/notifications?page=1')) as typeof before;
     expect(server.unread).toBe(after.unread);
   });
@@ -132,7 +110,7 @@ describe('change-feed pull', () => {
     expect(await b.api.call('preferences.get', {})).toMatchObject({ nav_state: null });
     await ws.workspace.idle();
 
-    const other = await serverView(env.baseUrl, user.email, user.password);
+    const other = await serverView(suite.env.baseUrl, user.email, user.password);
     await other.send('PUT', '/user/preferences', { nav_state: 'closed' });
     const since = b.events.length;
     await clock.advance(AUTH_POLL_MS);

@@ -1,7 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerEvent } from '../../contract/worker-api';
-import { createHeadlessWorkspace, type HeadlessWorkspace } from '../../worker/headless';
 import {
   createBroadcastHub,
   createManualClock,
@@ -9,28 +8,21 @@ import {
   createScriptedFetch,
   settle,
 } from '../../worker/testing';
-import { DEMO, newUser, startTestServer, type TestServer } from './support';
+import { DEMO, newUser, setupWorkspaceSuite } from './support';
 
 const TTL_SECONDS = 60;
-let env: TestServer;
 /** The server's clock: tests move it past the id token's lifetime. */
 let skewMs = 0;
-const open: HeadlessWorkspace[] = [];
 
-beforeAll(async () => {
-  env = await startTestServer({ idTokenTtlSeconds: TTL_SECONDS, now: () => Date.now() + skewMs });
-});
-afterAll(() => env.close());
-afterEach(async () => {
-  while (open.length) await open.pop()?.close();
+// Registered before the suite's hooks so that it runs after them (vitest runs after-hooks in
+// reverse): the workspaces close while the server's clock is still the test's.
+afterEach(() => {
   skewMs = 0;
 });
-
-const workspace = (options: Partial<Parameters<typeof createHeadlessWorkspace>[0]> = {}) => {
-  const headless = createHeadlessWorkspace({ baseUrl: env.baseUrl, warn: () => {}, ...options });
-  open.push(headless);
-  return headless;
-};
+const { workspace } = setupWorkspaceSuite({
+  idTokenTtlSeconds: TTL_SECONDS,
+  now: () => Date.now() + skewMs,
+});
 const isLogout = (e: WorkerEvent) => e.type === 'logout';
 
 describe('session across tabs', () => {

@@ -3,9 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from '../../contract/sync';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import type { FetchLike, RequestInitLike } from '../../worker/deps';
-import { nodeFetch } from '../../worker/headless';
+import {
+  createHeadlessWorkspace,
+  nodeFetch,
+  type HeadlessOptions,
+  type HeadlessWorkspace,
+} from '../../worker/headless';
 
 export type TestServer = { server: RunningServer; baseUrl: string; close(): Promise<void> };
 
@@ -19,6 +25,47 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type WorkspaceSuite = {
+  /** The suite's server; read it inside tests and hooks (it starts in beforeAll). */
+  readonly env: TestServer;
+  /** A headless workspace on the suite's server, closed after the test that opened it. */
+  workspace(options?: Partial<HeadlessOptions>): HeadlessWorkspace;
+};
+
+/**
+ * One test server for the calling test file (started before its tests, closed after them) and
+ * workspaces on it that are closed after each test. Call at the top level of a test file.
+ */
+export function setupWorkspaceSuite(options: StartOptions = {}): WorkspaceSuite {
+  let env: TestServer | undefined;
+  const open: HeadlessWorkspace[] = [];
+  beforeAll(async () => {
+    env = await startTestServer(options);
+  });
+  afterAll(() => env?.close());
+  afterEach(async () => {
+    while (open.length) await open.pop()?.close();
+  });
+  const current = () => {
+    if (!env) throw new Error('setupWorkspaceSuite: the test server is not started yet');
+    return env;
+  };
+  return {
+    get env() {
+      return current();
+    },
+    workspace(workspaceOptions = {}) {
+      const headless = createHeadlessWorkspace({
+        baseUrl: current().baseUrl,
+        warn: () => {},
+        ...workspaceOptions,
+      });
+      open.push(headless);
+      return headless;
     },
   };
 }

@@ -1,41 +1,27 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_POLL_MS } from '../../contract/constants';
-import { createHeadlessWorkspace, type HeadlessWorkspace } from '../../worker/headless';
+import type { HeadlessWorkspace } from '../../worker/headless';
 import {
   createBroadcastHub,
   createManualClock,
   createMemoryLocks,
   type ManualClock,
 } from '../../worker/testing';
-import { newUser, startTestServer, type TestServer } from './support';
+import { newUser, setupWorkspaceSuite } from './support';
 
-let env: TestServer;
-const open: HeadlessWorkspace[] = [];
-
-beforeAll(async () => {
-  env = await startTestServer();
-});
-afterAll(() => env.close());
-afterEach(async () => {
-  while (open.length) await open.pop()?.close();
-});
-
-const workspace = (options: Partial<Parameters<typeof createHeadlessWorkspace>[0]> = {}) => {
-  const headless = createHeadlessWorkspace({ baseUrl: env.baseUrl, warn: () => {}, ...options });
-  open.push(headless);
-  return headless;
-};
+const suite = setupWorkspaceSuite();
+const { workspace } = suite;
 
 /** Auth polls the server counted over `intervals` poll intervals of the manual clock. */
 async function pollsOver(clock: ManualClock, workspaces: HeadlessWorkspace[], intervals: number) {
   for (const ws of workspaces) await ws.workspace.idle();
-  const before = env.server.metrics.authPolls;
+  const before = suite.env.server.metrics.authPolls;
   for (let i = 0; i < intervals; i += 1) {
     await clock.advance(AUTH_POLL_MS);
     for (const ws of workspaces) await ws.workspace.idle();
   }
-  return env.server.metrics.authPolls - before;
+  return suite.env.server.metrics.authPolls - before;
 }
 
 describe('auth poll (000 §4: every 240 000 ms while a tab is visible)', () => {
@@ -74,12 +60,12 @@ describe('auth poll (000 §4: every 240 000 ms while a tab is visible)', () => {
     const a = await ws.tab();
     await a.api.call('auth.signUp', newUser());
     await ws.workspace.idle();
-    const before = env.server.metrics.authPolls;
+    const before = suite.env.server.metrics.authPolls;
     expect(await a.api.call('tab.route', { path: '/search' })).toMatchObject({
       status: 'signed-in',
     });
     await a.api.call('tab.route', { path: '/notifications' });
-    expect(env.server.metrics.authPolls - before).toBe(2);
+    expect(suite.env.server.metrics.authPolls - before).toBe(2);
   });
 
   it('polls once per browser in the dedicated-worker fallback (one worker per tab)', async () => {

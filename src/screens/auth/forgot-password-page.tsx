@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ForgotPasswordBody } from '../../../contract/auth';
 import { useShell } from '../../shell-context';
 import { AuthLayout, FormError, SubmitButton } from './auth-layout';
-import { FormField, fieldErrors, messageOf } from './form-field';
+import { FormField } from './form-field';
+import { useAuthForm } from './use-auth-form';
 
 const LABELS = { email: 'E-mail' };
 
@@ -11,30 +12,15 @@ const LABELS = { email: 'E-mail' };
 export function ForgotPasswordPage() {
   const { client } = useShell();
   const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = ForgotPasswordBody.safeParse({ email });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, LABELS));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await client.call('auth.forgotPassword', parsed.data);
-      setSentTo(parsed.data.email);
-    } catch (error) {
-      setFormError(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { errors, formError, busy, onSubmit } = useAuthForm({
+    labels: LABELS,
+    parse: () => ForgotPasswordBody.safeParse({ email }),
+    send: async (body) => {
+      await client.call('auth.forgotPassword', body);
+      setSentTo(body.email);
+    },
+  });
 
   if (sentTo) {
     return (

@@ -1,9 +1,10 @@
 import { Link, useSearch } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ResetPasswordBody } from '../../../contract/auth';
 import { useShell } from '../../shell-context';
 import { AuthLayout, FormError, SubmitButton } from './auth-layout';
-import { FormField, fieldErrors, messageOf } from './form-field';
+import { FormField } from './form-field';
+import { useAuthForm } from './use-auth-form';
 
 const LABELS = { password: 'New password', confirm: 'Repeat the new password', token: 'Link' };
 
@@ -14,10 +15,16 @@ export function ResetPasswordPage() {
   const token = typeof search.token === 'string' ? search.token : '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, onSubmit } = useAuthForm({
+    labels: LABELS,
+    parse: () => ResetPasswordBody.safeParse({ token, password }),
+    check: () => (confirm !== password ? { confirm: 'The two passwords do not match' } : null),
+    send: async (body) => {
+      await client.call('auth.resetPassword', body);
+      setDone(true);
+    },
+  });
 
   if (!token) {
     return (
@@ -45,30 +52,6 @@ export function ResetPasswordPage() {
       </AuthLayout>
     );
   }
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = ResetPasswordBody.safeParse({ token, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, LABELS));
-      return;
-    }
-    if (confirm !== password) {
-      setErrors({ confirm: 'The two passwords do not match' });
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await client.call('auth.resetPassword', parsed.data);
-      setDone(true);
-    } catch (error) {
-      setFormError(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <AuthLayout title="Set a new password">

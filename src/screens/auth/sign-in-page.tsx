@@ -1,9 +1,10 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { SignInBody } from '../../../contract/auth';
 import { useShell } from '../../shell-context';
 import { AuthLayout, FormError, SubmitButton } from './auth-layout';
-import { FormField, fieldErrors, messageOf } from './form-field';
+import { FormField } from './form-field';
+import { useAuthForm } from './use-auth-form';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
 const LABELS = { email: 'E-mail', password: 'Password' };
@@ -16,27 +17,11 @@ export function SignInPage() {
   const isPulse = pathname.startsWith('/pulse/');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const parsed = SignInBody.safeParse({ email, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, LABELS));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await completeSignIn(await client.call('auth.signIn', parsed.data));
-    } catch (error) {
-      setFormError(messageOf(error));
-      setBusy(false);
-    }
-  };
+  const { errors, formError, busy, onSubmit } = useAuthForm({
+    labels: LABELS,
+    parse: () => SignInBody.safeParse({ email, password }),
+    send: async (body) => completeSignIn(await client.call('auth.signIn', body)),
+  });
 
   return (
     <AuthLayout title={isPulse ? 'Sign in to Pulse' : 'Sign in'}>

@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { SignUpBody } from '../../../contract/auth';
 import { useShell } from '../../shell-context';
 import { AuthLayout, FormError, SubmitButton } from './auth-layout';
-import { FormField, fieldErrors, messageOf } from './form-field';
+import { FormField } from './form-field';
+import { useAuthForm } from './use-auth-form';
 import { useCompleteSignIn } from './use-complete-sign-in';
 
 const LABELS = {
@@ -18,37 +19,24 @@ export function SignUpPage() {
   const { client } = useShell();
   const completeSignIn = useCompleteSignIn();
   const [values, setValues] = useState({ name: '', email: '', password: '', organization: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const set = (field: keyof typeof values) => (value: string) =>
     setValues((current) => ({ ...current, [field]: value }));
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const organization = values.organization.trim();
-    const parsed = SignUpBody.safeParse({
-      name: values.name,
-      email: values.email,
-      password: values.password,
-      // Optional: an empty box means "none", not an empty name.
-      ...(organization ? { organization } : {}),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, LABELS));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      await completeSignIn(await client.call('auth.signUp', parsed.data));
-    } catch (error) {
-      setFormError(messageOf(error));
-      setBusy(false);
-    }
-  };
+  const { errors, formError, busy, onSubmit } = useAuthForm({
+    labels: LABELS,
+    parse: () => {
+      const organization = values.organization.trim();
+      return SignUpBody.safeParse({
+        name: values.name,
+        email: values.email,
+        password: values.password,
+        // Optional: an empty box means "none", not an empty name.
+        ...(organization ? { organization } : {}),
+      });
+    },
+    send: async (body) => completeSignIn(await client.call('auth.signUp', body)),
+  });
 
   return (
     <AuthLayout title="Create your account" subtitle="Get access to the research workspace.">
