@@ -1,0 +1,67 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The architecture's import lines are lint rules (eslint.config.js); these cases make sure the
+ * rules really refuse what they must and let through what they may, so a config edit that
+ * silently disables one fails here.
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+const ruleIds = async (filePath: string, code: string) => {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((m) => m.ruleId);
+};
+
+describe('import lines', () => {
+  it.each([
+    ['src/x.ts', "import { createWorkspace } from '../worker/create-workspace';\n"],
+    ['src/x.ts', "import { startServer } from '../server/start';\n"],
+    ['worker/x.ts', "import { startServer } from '../server/start';\n"],
+    ['worker/x.ts', "import { formatCount } from '../src/lib/format';\n"],
+    ['server/x.ts', "import { createWorkspace } from '../worker/create-workspace';\n"],
+    ['server/x.ts', "import { formatCount } from '../src/lib/format';\n"],
+    ['contract/x.ts', "import { Hono } from 'hono';\n"],
+    ['contract/x.ts', "import { formatCount } from '../src/lib/format';\n"],
+  ])('%s may not say %s', async (file, code) => {
+    expect(await ruleIds(file, `${code}export const y = 1;\n`)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['fetch', "export const f = () => fetch('/api/health');\n"],
+    ['EventSource', "export const f = () => new EventSource('/api/x');\n"],
+    ['indexedDB', "export const f = () => indexedDB.open('x');\n"],
+  ])('src/ may not use %s', async (_name, code) => {
+    const ids = await ruleIds('src/x.ts', code);
+    expect(ids).toContain('no-restricted-globals');
+  });
+
+  it('src/ may not reach fetch through window', async () => {
+    const ids = await ruleIds('src/x.ts', "export const f = () => window.fetch('/api');\n");
+    expect(ids).toContain('no-restricted-properties');
+  });
+
+  it('lets each layer import what it may', async () => {
+    expect(
+      await ruleIds(
+        'src/x.ts',
+        "import { AUTH_POLL_MS } from '../contract';\nexport const y = AUTH_POLL_MS;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'worker/x.ts',
+        "import { AUTH_POLL_MS } from '../contract';\nexport const y = AUTH_POLL_MS;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { z } from 'zod';\nimport { HEADERS } from './constants';\nexport const y = [z, HEADERS];\n",
+      ),
+    ).toEqual([]);
+    expect(await ruleIds('worker/x.ts', "export const f = () => fetch('/api/health');\n")).toEqual(
+      [],
+    );
+  });
+});
