@@ -1,2 +1,0 @@
-/** PRODUCT, baked in by vite define. */
-declare const __PRODUCT__: string;
