@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../contract/common';
+import { endpointPath } from '../contract/endpoints';
 import { resolveAuth } from './auth/resolve';
 import type { AppDeps, AppEnv } from './context';
 import { ApiError, validationError } from './errors';
@@ -16,6 +17,7 @@ import { registerSyncRoutes } from './routes/sync';
 import { registerTelemetryRoutes } from './routes/telemetry';
 import { registerUserRoutes } from './routes/user';
 import { createStaticHandler } from './static';
+import { signInThrottle } from './throttle';
 
 export const API_VERSION = '0.1.0';
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -64,6 +66,8 @@ export const createApp = (deps: AppDeps) => {
     }),
   );
   app.use('/api/*', resolveAuth(deps));
+  // Before idempotency: the throttle's records must outlive a failed sign-in's rollback.
+  app.use(`/api${endpointPath('signIn', deps.product)}`, signInThrottle(deps));
   app.use('/api/*', idempotency(deps));
 
   registerHealthRoutes(app, deps);
@@ -100,7 +104,7 @@ export const createApp = (deps: AppDeps) => {
   app.notFound((c) => c.text(`not found: ${c.req.method} ${c.req.path}`, 404));
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(err.body(), err.status);
+    if (err instanceof ApiError) return c.json(err.body(), err.status, err.headers);
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       const message =

@@ -12,6 +12,8 @@ export type Config = {
   distDir: string;
   /** Base of links in mail (password reset); the server's own URL when unset. */
   publicUrl?: string;
+  /** Client addresses (for sign-in throttling) from x-forwarded-for: behind a proxy only. */
+  trustProxy: boolean;
 };
 
 type Env = Record<string, string | undefined>;
@@ -29,6 +31,13 @@ const integer = (env: Env, name: string, fallback: number, min: number, max: num
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return n;
+};
+
+const flag = (env: Env, name: string): boolean => {
+  const raw = text(env, name);
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new Error(`${name} must be 1 (or true) or 0 (or false), got "${raw}"`);
 };
 
 /** Parses the environment; a bad value throws an error naming the variable. */
@@ -52,5 +61,6 @@ export const readConfig = (env: Env = process.env): Config => {
     idTokenTtlSeconds: integer(env, 'ID_TOKEN_TTL_SECONDS', 900, 5, 86_400),
     distDir: text(env, 'DIST_DIR') ?? './dist',
     publicUrl: text(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),
+    trustProxy: flag(env, 'TRUST_PROXY'),
   };
 };

@@ -27,6 +27,11 @@ export type AppDeps = {
   /** Base of links sent by mail, e.g. http://localhost:8080. */
   publicUrl: () => string;
   metrics: ServerMetrics;
+  /**
+   * Take the client address from x-forwarded-for (set TRUST_PROXY=1 only behind a proxy that
+   * appends it); otherwise the socket's peer address counts.
+   */
+  trustProxy?: boolean;
 };
 
 /** The caller, when the `token` header holds a live id token. */

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly issues?: ErrorBody['issues'],
+    /** Extra response headers, such as Retry-After on a 429. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,6 +28,12 @@ export class ApiError extends Error {
 
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
+
+/** A 429 telling the caller when to come back, in the message and in Retry-After. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', message, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
 
 /** The shape of a zod 4 issue that we read (kept structural so any zod error fits). */
 type ZodIssueLike = {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import { createApp } from './app';
@@ -34,6 +35,8 @@ export type StartOptions = {
   mailFrom?: string;
   /** Base of links in mail; http://localhost:<port> by default. */
   publicUrl?: string;
+  /** Client addresses from x-forwarded-for (behind a proxy that appends it). */
+  trustProxy?: boolean;
 };
 
 export type RunningServer = {
@@ -75,11 +78,15 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     connectionsOpened: 0,
   };
   const mail: MailLog = { sent: [] };
+  // SQLite's home (./data unless told); with PostgreSQL only an explicit dataDir counts.
+  const dataDir = opts.dataDir ?? (opts.pglite || opts.databaseUrl ? undefined : './data');
   const mailer = createMailer({
     smtpUrl: opts.smtpUrl,
     from: opts.mailFrom ?? `${product} <no-reply@${product}.local>`,
     log,
     mailLog: mail,
+    dir: dataDir === undefined ? undefined : join(dataDir, 'mail'),
+    now,
   });
   let publicUrl = opts.publicUrl ?? '';
   const app = createApp({
@@ -93,6 +100,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     mailer,
     publicUrl: () => publicUrl,
     metrics,
+    trustProxy: opts.trustProxy ?? false,
   });
 
   let server: Server;

@@ -51,6 +51,17 @@ export interface Database {
     used_at: string | null;
     created_at: string;
   };
+  /**
+   * One failed sign-in (per e-mail and per client address) or one sent reset mail, counted in
+   * a sliding window (see throttle.ts). `subject` is a SHA-256 of the e-mail or address: the
+   * table fills with what strangers type, and counting needs no plain text.
+   */
+  auth_attempts: {
+    id: string;
+    kind: 'signin_email' | 'signin_ip' | 'reset_mail';
+    subject: string;
+    created_at: string;
+  };
   preferences: { user_id: string; data: string; updated_at: string };
   feature_flag_defaults: { name: string; value: string };
   feature_flag_overrides: { user_id: string; name: string; value: string };

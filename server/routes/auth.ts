@@ -13,6 +13,7 @@ import {
 import { afterCommit, afterTransaction, type AppDeps, type AppEnv } from '../context';
 import { inTransaction } from '../db/tx';
 import { badRequest, unauthorized } from '../errors';
+import { clearSignInFailures, takeResetMailAllowance, THROTTLE } from '../throttle';
 import { iso } from '../time';
 import { defineEndpoint } from './define';
 
@@ -45,6 +46,7 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
     return session;
   });
 
+  // Throttled by signInThrottle (throttle.ts), mounted in app.ts ahead of idempotency.
   on('signIn', async (c, { body }) => {
     const row = await findUserByEmail(c.var.db, body.email);
     const ok = await verifyPassword(body.password, row?.password_hash ?? (await decoyHash()));
@@ -106,9 +108,14 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
 
   on('forgotPassword', async (c, { body }) => {
     const user = await findUserByEmail(c.var.db, body.email);
-    if (user) {
+    const now = deps.now();
+    if (user && !(await takeResetMailAllowance(c.var.db, user.email, now))) {
+      // The caller hears the usual answer: a refusal would tell that the account exists.
+      deps.log(
+        `password reset mail to ${user.email} not sent: ${THROTTLE.reset_mail.limit} already sent within the hour`,
+      );
+    } else if (user) {
       const token = newToken();
-      const now = deps.now();
       await c.var.db
         .insertInto('password_resets')
         .values({
@@ -163,12 +170,14 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
       if (spent.numUpdatedRows === 0n) {
         throw badRequest('reset token is invalid or has already been used');
       }
-      await db
+      const user = await db
         .updateTable('users')
         .set({ password_hash: passwordHash, updated_at: at })
         .where('id', '=', row.user_id)
-        .execute();
+        .returning('email')
+        .executeTakeFirstOrThrow();
       await revokeAllTokens(db, row.user_id, at);
+      await clearSignInFailures(db, user.email);
     });
     return { ok: true as const, message: 'password changed; sign in with the new password' };
   });

@@ -70,7 +70,10 @@ export type CallResult = {
  * The real app in-process over a fresh database (SQLite in a temp dir, or in-memory PGlite),
  * with a clock the test moves and the mail log transport.
  */
-export const createHarness = async (storage: Storage, opts: { seed?: boolean } = {}) => {
+export const createHarness = async (
+  storage: Storage,
+  opts: { seed?: boolean; trustProxy?: boolean } = {},
+) => {
   const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
   const real =
@@ -103,6 +106,7 @@ export const createHarness = async (storage: Storage, opts: { seed?: boolean } =
     mailer: createMailer({ from: 'test <t@example.com>', log, mailLog: mail }),
     publicUrl: () => PUBLIC_URL,
     metrics,
+    trustProxy: opts.trustProxy,
   });
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {

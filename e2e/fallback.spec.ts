@@ -1,0 +1,71 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO, LANDING } from './helpers';
+
+/**
+ * Browsers without SharedWorker: each tab runs its own dedicated worker. The workers share the
+ * origin's IndexedDB and tell each other about sign-in and sign-out over BroadcastChannel.
+ */
+test.beforeEach(async ({ context }) => {
+  await context.addInitScript(() => {
+    delete (window as { SharedWorker?: unknown }).SharedWorker;
+  });
+});
+
+/** The tab really runs the fallback: no SharedWorker, and a dedicated worker of its own. */
+async function expectDedicatedWorker(page: Page) {
+  expect(await page.evaluate(() => typeof SharedWorker)).toBe('undefined');
+  await expect
+    .poll(() => page.workers().map((worker) => new URL(worker.url()).pathname))
+    .toContainEqual(expect.stringMatching(/\/dedicated-worker[^/]*\.js$/));
+}
+
+test('without SharedWorker, sign-in and sign-out reach the other tab through BroadcastChannel', async ({
+  context,
+}) => {
+  // The other tab opens a protected page first and is sent to sign-in.
+  const other = await context.newPage();
+  await other.goto('/notifications');
+  await expect(other).toHaveURL(/\/auth\/signin$/);
+  await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expectDedicatedWorker(other);
+
+  const page = await context.newPage();
+  await page.goto('/auth/signin');
+  await expectDedicatedWorker(page);
+  await page.getByLabel('E-mail').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The redirect the other tab stored lives in the shared IndexedDB: this tab takes it.
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+
+  // The other tab stays on its sign-in screen, but its worker has adopted the session: the next
+  // in-app navigation to a sign-in screen takes it to the landing route, without a reload.
+  await expect(other).toHaveURL(/\/auth\/signin$/);
+  await expect(async () => {
+    // Should the event still be on its way, the first try shows sign-up; the next goes back.
+    const onSignUp = /\/auth\/platform-access$/.test(other.url());
+    await other
+      .getByRole('link', { name: onSignUp ? 'Sign in' : 'Create an account', exact: true })
+      .click();
+    await expect(other).toHaveURL(new RegExp(`${LANDING}$`), { timeout: 1_000 });
+  }).toPass({ timeout: 5_000 });
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  // A reload starts a new dedicated worker, which reads the same session from IndexedDB.
+  await other.reload();
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  await expectDedicatedWorker(other);
+
+  // Signing out in one tab shows the sign-in-required modal in the other.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  const dialog = other.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('You have been logged out');
+  await expect(dialog.getByRole('button')).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Reload' }).click();
+  await expect(other).toHaveURL(/\/auth\/signin$/);
+  await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});

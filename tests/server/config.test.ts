@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../server/config';
+
+describe('readConfig', () => {
+  it('trusts x-forwarded-for only with TRUST_PROXY=1', () => {
+    expect(readConfig({}).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(() => readConfig({ TRUST_PROXY: 'yes' })).toThrow(
+      'TRUST_PROXY must be 1 (or true) or 0 (or false), got "yes"',
+    );
+  });
+});

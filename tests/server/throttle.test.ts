@@ -1,0 +1,223 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../../server/maintenance';
+import { startServer, type RunningServer } from '../../server/start';
+import { pickClientAddress } from '../../server/throttle';
+import { createHarness, resetTokenFrom, STORAGES, type Harness } from './harness';
+
+const MINUTE = 60_000;
+const refusal = (minutes: number) => ({
+  error: 'rate_limited',
+  message: `too many failed sign-in attempts; try again in ${minutes} minutes`,
+});
+
+describe.each(STORAGES)('sign-in and reset throttling on %s', (storage) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(storage);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const signIn = (email: string, password: string, key?: string) =>
+    h.call('POST', '/auth/signin', { body: { email, password }, key });
+  const failTimes = async (email: string, n: number) => {
+    for (let i = 0; i < n; i++) {
+      expect((await signIn(email, `wrong-password-${i}`)).status).toBe(401);
+    }
+  };
+
+  it('refuses an e-mail after 10 failures in 15 minutes, the right password too', async () => {
+    const { email, password } = await h.signUp();
+    const other = await h.signUp();
+    await failTimes(email, 10);
+
+    const eleventh = await signIn(email, 'wrong-password-again');
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body).toEqual(refusal(15));
+    expect(eleventh.headers.get('retry-after')).toBe('900');
+    const right = await signIn(email.toUpperCase(), password);
+    expect(right.status).toBe(429);
+    expect(right.body).toEqual(refusal(15));
+    // Only that e-mail is held back.
+    expect((await signIn(other.email, other.password)).status).toBe(200);
+
+    h.clock.now += 5 * MINUTE;
+    const later = await signIn(email, password);
+    expect(later.status).toBe(429);
+    expect(later.body).toEqual(refusal(10));
+    expect(later.headers.get('retry-after')).toBe('600');
+
+    h.clock.now += 10 * MINUTE;
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it('lets the owner of a held-back e-mail in again through a password reset', async () => {
+    const { email } = await h.signUp();
+    await failTimes(email, 10);
+    await h.call('POST', '/auth/forgot-password', { body: { email } });
+    const token = resetTokenFrom(h.mail.sent.at(-1)!.text);
+    const reset = await h.call('POST', '/auth/reset-password', {
+      body: { token, password: 'a-new-password' },
+    });
+    expect(reset.status).toBe(200);
+    expect((await signIn(email, 'a-new-password')).status).toBe(200);
+  });
+
+  it('clears the failures of an e-mail on a successful sign-in', async () => {
+    const { email, password } = await h.signUp();
+    await failTimes(email, 9);
+    expect((await signIn(email, password)).status).toBe(200);
+    await failTimes(email, 10);
+    expect((await signIn(email, password)).status).toBe(429);
+  });
+
+  // The worker sends a key with every mutation: a failed sign-in's transaction rolls back, the
+  // count of failures must not. Unknown e-mails are counted alike, so 429 tells nobody apart.
+  it('counts failures sent with idempotency keys and for unknown e-mails', async () => {
+    const email = `nobody-${Math.random().toString(36).slice(2)}@example.com`;
+    for (let i = 0; i < 10; i++) {
+      expect((await signIn(email, 'some-password', `guess-${email}-${i}`)).status).toBe(401);
+    }
+    const refused = await signIn(email, 'some-password', `guess-${email}-10`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(refusal(15));
+  });
+
+  it('lets at most 10 guesses sent at once reach the password check', async () => {
+    const { email, password } = await h.signUp();
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => signIn(email, `parallel-guess-${i}`)),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    h.clock.now += 15 * MINUTE;
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it('does not count a malformed sign-in as a failure', async () => {
+    const { email, password } = await h.signUp();
+    await failTimes(email, 9);
+    for (let i = 0; i < 3; i++) {
+      const bad = await h.call('POST', '/auth/signin', { body: { email, password: '' } });
+      expect(bad.status).toBe(400);
+    }
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it('sends at most 5 reset mails an hour per e-mail, answering the same after', async () => {
+    const { email } = await h.signUp();
+    const forgot = (address: string) =>
+      h.call('POST', '/auth/forgot-password', { body: { email: address } });
+    const first = await forgot(email);
+    for (let i = 0; i < 4; i++) expect((await forgot(email)).status).toBe(200);
+    const toThem = () => h.mail.sent.filter((m) => m.to === email).length;
+    expect(toThem()).toBe(5);
+
+    const sixth = await forgot(email.toUpperCase());
+    expect(sixth.status).toBe(200);
+    expect(sixth.body).toEqual(first.body);
+    expect(toThem()).toBe(5);
+    expect(h.logs.at(-1)).toBe(
+      `password reset mail to ${email} not sent: 5 already sent within the hour`,
+    );
+
+    h.clock.now += 60 * MINUTE;
+    expect((await forgot(email)).status).toBe(200);
+    expect(toThem()).toBe(6);
+  });
+
+  it('stores no e-mail in the clear and purges attempts past their window', async () => {
+    const email = `purged-${Math.random().toString(36).slice(2)}@example.com`;
+    await failTimes(email, 3);
+    const rows = await h.db.selectFrom('auth_attempts').selectAll().execute();
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(rows)).not.toContain(email);
+
+    h.clock.now += 61 * MINUTE;
+    await purgeExpired(h.db, h.clock.now);
+    expect(await h.db.selectFrom('auth_attempts').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe.each(STORAGES)('per-address throttling behind a trusted proxy on %s', (storage) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(storage, { trustProxy: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('refuses an address after 50 failures across e-mails, whatever the e-mail', async () => {
+    const { email, password } = await h.signUp();
+    // The proxy appends the address it saw; what comes before is the client's say-so.
+    const from = (address: string) => ({ 'x-forwarded-for': `10.9.8.7, ${address}` });
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        h.call('POST', '/auth/signin', {
+          body: { email: `victim-${i}@example.com`, password: 'guess-password' },
+          headers: from('203.0.113.7'),
+        }),
+      ),
+    );
+    expect(guesses.map((g) => g.status)).toEqual(Array(50).fill(401));
+
+    const refused = await h.call('POST', '/auth/signin', {
+      body: { email, password },
+      headers: from('203.0.113.7'),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(refusal(15));
+    const elsewhere = await h.call('POST', '/auth/signin', {
+      body: { email, password },
+      headers: from('198.51.100.2'),
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+});
+
+describe('the client address', () => {
+  it('is the socket peer unless a proxy is trusted, then the last forwarded one', () => {
+    expect(pickClientAddress('1.2.3.4', '::ffff:127.0.0.1', false)).toBe('127.0.0.1');
+    expect(pickClientAddress('1.2.3.4, 5.6.7.8', '10.0.0.1', true)).toBe('5.6.7.8');
+    expect(pickClientAddress(undefined, '::1', true)).toBe('::1');
+    expect(pickClientAddress(undefined, undefined, false)).toBeNull();
+  });
+});
+
+describe('per-address throttling over HTTP', () => {
+  let server: RunningServer;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'server-throttle-'));
+    const now = Date.parse('2025-03-03T10:00:00.000Z');
+    server = await startServer({ port: 0, dataDir, now: () => now, log: () => {} });
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const signIn = (email: string, password: string) =>
+    fetch(`${server.url}/api/auth/signin`, {
+      method: 'POST',
+      // Without TRUST_PROXY the header is the client's say-so and changes nothing.
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.0.${email.length}` },
+      body: JSON.stringify({ email, password }),
+    });
+
+  it('counts failures by the socket address and ignores x-forwarded-for', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => signIn(`victim-${i}@example.com`, 'guess-password')),
+    );
+    expect(guesses.map((g) => g.status)).toEqual(Array(50).fill(401));
+    const refused = await signIn('demo@needl.ai', 'demo-password');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('900');
+  });
+});
