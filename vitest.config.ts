@@ -32,7 +32,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'ui', include: ['tests/ui/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: {
+          name: 'ui',
+          include: ['tests/ui/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['tests/ui/setup.ts'],
+        },
       },
     ],
   },

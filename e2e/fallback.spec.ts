@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, LANDING } from './helpers';
+import { DEMO, LANDING, signOutAndExpectModalIn } from './helpers';
 
 /**
  * Browsers without SharedWorker: each tab runs its own dedicated worker. The workers share the
@@ -57,14 +57,7 @@ test('without SharedWorker, sign-in and sign-out reach the other tab through Bro
   await expectDedicatedWorker(other);
 
   // Signing out in one tab shows the sign-in-required modal in the other.
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/auth\/signin$/);
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-
-  const dialog = other.getByRole('dialog');
-  await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('You have been logged out');
-  await expect(dialog.getByRole('button')).toHaveCount(1);
+  const dialog = await signOutAndExpectModalIn(page, other);
   await dialog.getByRole('button', { name: 'Reload' }).click();
   await expect(other).toHaveURL(/\/auth\/signin$/);
   await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -22,3 +22,20 @@ export async function signIn(page: Page, account = DEMO) {
 /** The query of the page's URL as a plain object. */
 export const searchOf = (page: Page) =>
   Object.fromEntries(new URL(page.url()).searchParams.entries());
+
+/**
+ * Sign out in `page`: it goes to sign-in with no dialog, and `other` shows the
+ * sign-in-required modal with its one Reload button. Returns that dialog.
+ */
+export async function signOutAndExpectModalIn(page: Page, other: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  const dialog = other.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('You have been logged out');
+  await expect(dialog.getByRole('button')).toHaveCount(1);
+  await expect(dialog.getByRole('button', { name: 'Reload' })).toBeVisible();
+  return dialog;
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LANDING, signIn } from './helpers';
+import { LANDING, signIn, signOutAndExpectModalIn } from './helpers';
 
 test('signing out in one tab shows the sign-in-required modal in the other', async ({
   page,
@@ -10,15 +10,7 @@ test('signing out in one tab shows the sign-in-required modal in the other', asy
   await other.goto(LANDING);
   await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/auth\/signin$/);
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-
-  const dialog = other.getByRole('dialog');
-  await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('You have been logged out');
-  await expect(dialog.getByRole('button')).toHaveCount(1);
-  await expect(dialog.getByRole('button', { name: 'Reload' })).toBeVisible();
+  const dialog = await signOutAndExpectModalIn(page, other);
 
   // Escape does not close it; Reload brings the sign-in screen.
   await other.keyboard.press('Escape');
