@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NOTIFICATIONS_PAGE_SIZE } from '../../contract/constants';
 import type { Notification } from '../../contract/user';
 import { formatBadge } from '../lib/format';
@@ -31,6 +31,22 @@ export function NotificationsPage() {
     }
   };
 
+  const reread = async (pages: number) => {
+    try {
+      const answers = [];
+      for (let p = 1; p <= pages; p += 1) {
+        answers.push(await client.call('notifications.page', { page: p }));
+      }
+      const last = answers.at(-1);
+      if (!last) return;
+      setItems(answers.flatMap((a) => a.results));
+      setUnread(last.unread);
+      setHasMore(last.results.length >= NOTIFICATIONS_PAGE_SIZE);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
   const unreadShown = items.filter((item) => !item.read).map((item) => item.id);
   const markAllRead = async () => {
     setError(null);
@@ -46,9 +62,20 @@ export function NotificationsPage() {
     }
   };
 
+  // Pages loaded so far, for re-reading them when the worker says notifications changed.
+  const pageRef = useRef(0);
+  pageRef.current = page;
+
   useEffect(() => {
     void load(1);
-    // Load the first page once per visit.
+    // Another tab or device marked some read (or new ones arrived): the worker's mirror has the
+    // new state, so re-read the pages shown; they answer from the mirror at once.
+    const unsubscribe = client.onEvent((event) => {
+      if (event.type !== 'changed' || !event.stores.includes('notifications')) return;
+      void reread(pageRef.current);
+    });
+    return unsubscribe;
+    // Subscribe once per visit; `load` and `reread` only use setters and the stable client.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

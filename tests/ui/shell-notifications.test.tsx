@@ -51,4 +51,33 @@ describe('notifications page', () => {
       ids: ['n1', 'n2', 'n3'],
     });
   });
+
+  it('follows changes made in another tab or device', async () => {
+    const items = all.slice(0, 5).map((n) => ({ ...n }));
+    const { emit } = await renderShell({
+      path: '/notifications',
+      session: SIGNED_IN,
+      handlers: {
+        'notifications.page': ({ page }) => ({
+          results: page === 1 ? items.map((n) => ({ ...n })) : [],
+          page,
+          page_size: 20,
+          total: items.length,
+          unread: items.filter((n) => !n.read).length,
+        }),
+      },
+    });
+    expect(await screen.findByText('3 unread')).toBeTruthy();
+
+    // Elsewhere, every notification was marked read; the worker's change pull says so.
+    for (const n of items) n.read = true;
+    emit({ type: 'changed', stores: ['notifications'] });
+    expect(await screen.findByText('All read')).toBeTruthy();
+
+    // Changes to other stores do not re-read notifications.
+    items[0].read = false;
+    emit({ type: 'changed', stores: ['preferences'] });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByText('All read')).toBeTruthy();
+  });
 });
