@@ -18,6 +18,7 @@ export type ShellBootDeps = {
   history: RouterHistory;
   reload: () => void;
   storage: ReloadGuardStorage;
+  adblockerInstalled?: () => boolean;
 };
 
 export type Shell = { services: ShellServices; router: AppRouter };
@@ -40,6 +41,7 @@ export async function startShell(deps: ShellBootDeps): Promise<Shell> {
       void router?.navigate({ href: afterSignOutRoute(variantFromPath(currentPath())) });
     },
     reload: deps.reload,
+    adblockerInstalled: deps.adblockerInstalled,
   });
   client.onEvent(state.handle);
 

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ShellApp, startShell } from './boot';
 import { ErrorScreen } from './screens/error-screen';
+import { detectAdblocker } from './shell/adblock';
 import { PageLoading } from './shell/lazy-page';
 import { connectBrowserWorkspace } from './workspace-client';
 import './styles.css';
@@ -22,6 +23,7 @@ const started = startShell({
   history: createBrowserHistory(),
   reload,
   storage: window.sessionStorage,
+  adblockerInstalled: () => detectAdblocker(),
 });
 const timeout = new Promise<never>((_, reject) =>
   window.setTimeout(

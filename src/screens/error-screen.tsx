@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { SUPPORT_EMAIL } from '../../contract/constants';
+import { useShell } from '../shell-context';
 import { goBack } from '../shell/go-back';
 
 export function errorMessage(error: unknown): string {
@@ -26,7 +28,25 @@ export function ErrorScreen(props: { error: unknown; onBack?: () => void }) {
   );
 }
 
-/** The router's error component: a route's error as the generic error screen. */
+/**
+ * The router's error component: a route's error as the generic error screen, logged to the
+ * backend (POST /debug-logs through the worker) so support can see what the user saw.
+ */
 export function RouterError(props: { error: unknown }) {
-  return <ErrorScreen error={props.error} />;
+  const { client } = useShell();
+  const { error } = props;
+  useEffect(() => {
+    const stack = error instanceof Error && error.stack ? error.stack.slice(0, 4000) : undefined;
+    void client
+      .call('log.debug', {
+        logData: {
+          event: 'route_error',
+          message: errorMessage(error),
+          stack,
+          path: location.pathname,
+        },
+      })
+      .catch(() => {});
+  }, [client, error]);
+  return <ErrorScreen error={error} />;
 }

@@ -13,6 +13,8 @@ export type ShellStateDeps = {
   /** This tab signed out: go to the variant's sign-out route. */
   goToSignedOutRoute: () => void;
   reload: () => void;
+  /** Whether an ad blocker hides bait elements (sent with the analytics report). */
+  adblockerInstalled?: () => boolean;
 };
 
 /**
@@ -97,6 +99,7 @@ export function createShellState(deps: ShellStateDeps) {
           $flags.value = flags;
           setPreferences(preferences);
         });
+        reportSession();
       },
       (error: unknown) => {
         accountLoad = null;
@@ -104,6 +107,25 @@ export function createShellState(deps: ShellStateDeps) {
       },
     );
     return accountLoad;
+  };
+
+  /** The analytics report (000 §3, §7); the worker sends it once per session however often asked. */
+  const reportSession = () => {
+    const session = $session.value;
+    if (session?.status !== 'signed-in') return;
+    const { user } = session;
+    void client
+      .call('analytics.report', {
+        adblocker_installed: deps.adblockerInstalled?.() ?? false,
+        mp_info: {
+          event_name: 'session_start',
+          distinct_id: user.id,
+          email: user.email,
+          name: user.name,
+        },
+        mp_error: null,
+      })
+      .catch(() => {});
   };
 
   const setNavState = (state: NavState) => {

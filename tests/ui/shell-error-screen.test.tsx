@@ -1,7 +1,11 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SUPPORT_EMAIL } from '../../contract/constants';
-import { ErrorScreen } from '../../src/screens/error-screen';
+import { ErrorScreen, RouterError } from '../../src/screens/error-screen';
+import { WorkspaceProvider } from '../../src/shell-context';
+import type { ShellState } from '../../src/state/shell-state';
+import { createWorkspaceClient } from '../../src/workspace-client';
+import { createFakeWorkspace } from './shell-fake-workspace';
 import { createLazyPageLoader, isModuleLoadError } from '../../src/shell/lazy-page';
 import { ErrorBoundaryProbe } from './shell-error-probe';
 
@@ -23,6 +27,26 @@ describe('generic error screen', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
     expect(backs).toHaveLength(1);
+  });
+});
+
+describe('a route error', () => {
+  it('shows the error screen and logs the error to the backend', async () => {
+    const fake = createFakeWorkspace();
+    const client = createWorkspaceClient({ api: fake.api, tabId: 'tab-1' });
+    // The error screen reads only the client; shell state is not involved.
+    const services = { client, state: {} as ShellState, product: 'needl' };
+    render(
+      <WorkspaceProvider services={services}>
+        <RouterError error={new Error('Feed "rates" could not be read')} />
+      </WorkspaceProvider>,
+    );
+    expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    await waitFor(() =>
+      expect(fake.calls.find((c) => c.op === 'log.debug')?.input).toMatchObject({
+        logData: { event: 'route_error', message: 'Feed "rates" could not be read' },
+      }),
+    );
   });
 });
 

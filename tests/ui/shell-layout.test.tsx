@@ -44,6 +44,31 @@ describe('a screen that is not built yet', () => {
   });
 });
 
+describe('session start', () => {
+  it('sends the analytics report for the signed-in user', async () => {
+    const { calls } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    await screen.findByRole('heading', { level: 1, name: 'My Data' });
+    await waitFor(() =>
+      expect(calls.find((c) => c.op === 'analytics.report')?.input).toEqual({
+        adblocker_installed: false,
+        mp_info: {
+          event_name: 'session_start',
+          distinct_id: 'u1',
+          email: 'demo@needl.ai',
+          name: 'Demo User',
+        },
+        mp_error: null,
+      }),
+    );
+  });
+
+  it('sends none while signed out', async () => {
+    const { calls } = await renderShell({ path: '/auth/signin' });
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(calls.some((c) => c.op === 'analytics.report')).toBe(false);
+  });
+});
+
 describe('overlay host', () => {
   it('shows the spec error text for an unknown overlay type, and logs it', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
