@@ -40,6 +40,19 @@ describe('the server over HTTP', () => {
     }
   });
 
+  it('sends security headers: own scripts and workers only, no framing, no sniffing', async () => {
+    const res = await fetch(`${server.url}/feeds/home`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const api = await fetch(`${server.url}/api/health`);
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('caches hashed assets for long and 404s a missing one', async () => {
     const asset = await fetch(`${server.url}/assets/index-AbCd1234.js`);
     expect(asset.status).toBe(200);
