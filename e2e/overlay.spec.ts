@@ -60,3 +60,20 @@ test('an invalid overlay URL shows the spec error text', async ({ page }) => {
     'Overlay Type not found!',
   );
 });
+
+test('the assistant button opens the panel with focus in it; Escape closes it and focus returns', async ({
+  page,
+}) => {
+  await page.goto(`${LANDING}?q=rates`);
+  const button = page.getByRole('button', { name: 'Open AskNeedl' });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('overlay');
+  await expect(panel.getByRole('heading', { name: 'AskNeedl' })).toBeFocused();
+  expect(searchOf(page)).toEqual({ q: 'rates', 'overlay-type': 'ask-needl' });
+
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  expect(searchOf(page)).toEqual({ q: 'rates' });
+  await expect(button).toBeFocused();
+});

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../contract/auth';
 import type { Preferences } from '../contract/user';
-import { hashPassword } from './auth/password';
 import type { Db } from './db/schema';
 import { isUniqueViolation } from './db/tx';
 import { ApiError } from './errors';
@@ -12,7 +11,11 @@ export const DEFAULT_PREFERENCES: Preferences = { nav_state: null, overlay_width
 export type NewAccount = {
   name: string;
   email: string;
-  password: string;
+  /**
+   * From hashPassword (auth/password.ts), computed before the caller's transaction: scrypt
+   * takes a while, and on SQLite an open transaction holds the only connection.
+   */
+  passwordHash: string;
   /** A new organisation owned by the user (default "<name>'s workspace")... */
   organizationName?: string;
   /** ...or membership of an existing one. */
@@ -32,7 +35,6 @@ export const createAccount = async (db: Db, input: NewAccount, now: number): Pro
     .where('email', '=', email)
     .executeTakeFirst();
   if (exists) throw duplicateEmail();
-  const passwordHash = await hashPassword(input.password);
   const userId = randomUUID();
   const orgId = input.joinOrganization?.id ?? randomUUID();
   if (!input.joinOrganization) {
@@ -52,7 +54,7 @@ export const createAccount = async (db: Db, input: NewAccount, now: number): Pro
         id: userId,
         email,
         name: input.name,
-        password_hash: passwordHash,
+        password_hash: input.passwordHash,
         organization_id: orgId,
         created_at: at,
         updated_at: at,

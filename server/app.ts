@@ -18,7 +18,7 @@ import { registerSyncRoutes } from './routes/sync';
 import { registerTelemetryRoutes } from './routes/telemetry';
 import { registerUserRoutes } from './routes/user';
 import { createStaticHandler } from './static';
-import { signInThrottle } from './throttle';
+import { addressThrottle, signInThrottle } from './throttle';
 
 export const API_VERSION = '0.1.0';
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,8 +89,16 @@ export const createApp = (deps: AppDeps) => {
     }),
   );
   app.use('/api/*', resolveAuth(deps));
-  // Before idempotency: the throttle's records must outlive a failed sign-in's rollback.
+  // Before idempotency: the throttles' records must outlive a failed request's rollback.
   app.use(`/api${endpointPath('signIn', deps.product)}`, signInThrottle(deps));
+  app.use(
+    `/api${endpointPath('signUp', deps.product)}`,
+    addressThrottle(deps, 'signup_ip', 'sign-up attempts'),
+  );
+  app.use(
+    `/api${endpointPath('resetPassword', deps.product)}`,
+    addressThrottle(deps, 'reset_ip', 'password reset attempts'),
+  );
   app.use('/api/*', idempotency(deps));
 
   registerHealthRoutes(app, deps);

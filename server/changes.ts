@@ -2,24 +2,38 @@ import type { Change, ChangeEntity } from '../contract/sync';
 import type { Db } from './db/schema';
 import { iso } from './time';
 
+type ChangeInput = {
+  entity: ChangeEntity;
+  entity_id: string;
+  op: 'upsert' | 'delete';
+  data: unknown;
+};
+
 /**
- * Appends to the user's change sequence. The counter lives on the user row and is bumped with
- * an UPDATE, which on PostgreSQL locks that row until commit: two writers for one user take
- * turns, so sequence numbers become visible in order and a reader's cursor never skips one.
- * Call inside the transaction that makes the change.
+ * Hands out the user's next change sequence number. The counter lives on the user row and is
+ * bumped with an UPDATE, which on PostgreSQL locks that row until commit: two writers for one
+ * user take turns, so sequence numbers become visible in order and a reader's cursor never
+ * skips one. A read-modify-write of the user's data (preferences) takes this first, so that
+ * the read already holds the lock. Call inside the transaction that makes the change.
  */
-export const recordChange = async (
-  db: Db,
-  userId: string,
-  change: { entity: ChangeEntity; entity_id: string; op: 'upsert' | 'delete'; data: unknown },
-  now: number,
-): Promise<number> => {
+export const reserveChangeSeq = async (db: Db, userId: string): Promise<number> => {
   const { change_seq: seq } = await db
     .updateTable('users')
     .set((eb) => ({ change_seq: eb('change_seq', '+', 1) }))
     .where('id', '=', userId)
     .returning('change_seq')
     .executeTakeFirstOrThrow();
+  return seq;
+};
+
+/** Writes a change under a number from `reserveChangeSeq`, in the same transaction. */
+export const writeChange = async (
+  db: Db,
+  userId: string,
+  seq: number,
+  change: ChangeInput,
+  now: number,
+): Promise<number> => {
   await db
     .insertInto('changes')
     .values({
@@ -34,6 +48,17 @@ export const recordChange = async (
     .execute();
   return seq;
 };
+
+/**
+ * Appends to the user's change sequence (reserveChangeSeq, then writeChange). Call inside the
+ * transaction that makes the change.
+ */
+export const recordChange = async (
+  db: Db,
+  userId: string,
+  change: ChangeInput,
+  now: number,
+): Promise<number> => writeChange(db, userId, await reserveChangeSeq(db, userId), change, now);
 
 /** The caller's changes after `after`, oldest first. */
 export const changesAfter = async (

@@ -32,6 +32,11 @@ export type AppDeps = {
    * appends it); otherwise the socket's peer address counts.
    */
   trustProxy?: boolean;
+  /**
+   * How long a request waits for a concurrent one with the same idempotency key to answer
+   * before giving up with 409 (real time, not `now`). Default 5000 ms.
+   */
+  idempotencyWaitMs?: number;
 };
 
 /** The caller, when the `token` header holds a live id token. */
@@ -39,11 +44,22 @@ export type AuthInfo = { user: User; tokenHash: string; familyId: string; expire
 
 export type AppEnv = {
   Variables: {
-    /** The database, or the request's transaction when an idempotency key wraps it in one. */
+    /** The database, or the request's transaction once `transact` has opened one. */
     db: Db;
     auth: AuthInfo | null;
     /** Why `auth` is null: no header, an unknown token, or a known one that expired. */
     authProblem: 'missing' | 'unknown' | 'expired' | null;
+    /**
+     * The owner of a known id token that has expired or been revoked (null otherwise). Only
+     * routes that accept such a token read it (POST /debug-logs: see routes/telemetry.ts).
+     */
+    staleAuth: AuthInfo | null;
+    /**
+     * Set by the idempotency middleware for a keyed request: opens (once) the request's
+     * transaction, which the middleware commits together with the stored answer. Null when
+     * the request has no key. Handlers reach it through `transact`.
+     */
+    openRequestTransaction: (() => Promise<Db>) | null;
     /** Work to start once the request's writes are committed (mail). */
     afterCommit: Array<() => void>;
     /** Writes that must stick even when the answer is an error (and so rolled back). */
@@ -52,6 +68,34 @@ export type AppEnv = {
 };
 
 export type AppContext = Context<AppEnv>;
+
+/**
+ * Runs a handler's writes in one transaction and returns what `fn` returns. Under an
+ * idempotency key the transaction is the request's: it stays open after `fn` so that the
+ * middleware stores the answer in it and commits both together (an error answer rolls it
+ * back). Reads before it and slow work such as password hashing belong outside `fn`: on SQLite
+ * and PGlite an open transaction holds the only connection, so every other request waits.
+ */
+export const transact = async <T>(c: AppContext, fn: (db: Db) => Promise<T>): Promise<T> => {
+  if (c.var.db.isTransaction) return fn(c.var.db);
+  const open = c.var.openRequestTransaction;
+  if (open) return fn(await open());
+  // A transaction of its own; mail (afterCommit) leaves once it has committed.
+  const root = c.var.db;
+  try {
+    const result = await root.transaction().execute((trx) => {
+      c.set('db', trx);
+      return fn(trx);
+    });
+    c.set('db', root);
+    for (const start of c.var.afterCommit.splice(0)) start();
+    return result;
+  } finally {
+    c.set('db', root);
+    c.var.afterCommit.splice(0);
+    for (const write of c.var.afterTransaction.splice(0)) await write(root);
+  }
+};
 
 /**
  * Starts `fn` once the request's transaction commits (at once if there is none). `fn` must not

@@ -1,10 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HEADERS } from '../contract/constants';
+import type { ControlledTransaction } from 'kysely';
+import type { ErrorBody } from '../contract/common';
 import type { AppDeps, AppEnv } from './context';
-import type { Db } from './db/schema';
-import { isUniqueViolation } from './db/tx';
+import type { Database, Db } from './db/schema';
 import { ApiError } from './errors';
 import { iso } from './time';
 
@@ -34,17 +36,28 @@ const open = (sealed: string, scope: string, key: string): string => {
   return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
 };
 
-class Rollback extends Error {}
+/** A claim row without an answer yet: its request is running (or its server died). */
+const PENDING = 0;
+/** A claim this old (by `now`) belongs to a request whose server died: another may take it. */
+export const STALE_CLAIM_MS = 60 * 1000;
+const POLL_MS = 50;
+const DEFAULT_WAIT_MS = 5000;
+
+const IN_PROGRESS = 'a request with this idempotency key is still in progress; retry';
 
 /**
  * Every non-GET /api call carrying `idempotency-key` runs at most once per caller, method and
- * path. The handler runs inside one transaction together with the write of its answer, so the
- * effect and the record commit together. A 4xx/5xx answer is not stored and its writes are
- * rolled back: the client may fix the cause and retry with the same key. A repeat gets the
- * stored answer with `idempotent-replay: true`; the same key with a different body gets 409.
+ * path. The first request claims the key with a pending row (its own short statement, so a
+ * concurrent duplicate sees it at once) and runs the handler; the handler's writes (`transact`,
+ * context.ts) and the answer replacing the claim commit in one transaction. A duplicate that
+ * finds the claim pending waits for the answer and replays it, or answers 409 if it does not
+ * come in time; a claim pending for over a minute is taken over (its server died). A 4xx/5xx
+ * answer is not stored, its writes roll back and the claim is dropped: the client may fix the
+ * cause and retry with the same key. A repeat gets the stored answer with
+ * `idempotent-replay: true`; the same key with a different body gets 409.
  */
 export const idempotency =
-  (deps: Pick<AppDeps, 'db' | 'now'>): MiddlewareHandler<AppEnv> =>
+  (deps: Pick<AppDeps, 'db' | 'now' | 'idempotencyWaitMs'>): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const key = c.req.header(HEADERS.idempotencyKey);
     if (key === undefined || ['GET', 'HEAD', 'OPTIONS'].includes(c.req.method)) return next();
@@ -61,69 +74,126 @@ export const idempotency =
     };
     const requestHash = sha256(await c.req.text()).toString('hex');
 
-    const lookup = (db: Db) =>
-      db
-        .selectFrom('idempotency_records')
-        .selectAll()
-        .where((eb) => eb.and(where))
-        .where('created_at', '>', iso(deps.now() - IDEMPOTENCY_TTL_MS))
-        .executeTakeFirst();
-    const replay = (rec: { request_hash: string; status: number; body: string }) => {
-      if (rec.request_hash !== requestHash) {
-        throw new ApiError(
-          409,
-          'conflict',
-          'idempotency-key was already used for a different request body',
-        );
+    /** Claims the key (returns the claim's id), or answers as the request holding it did. */
+    const claim = async (): Promise<string | Response> => {
+      const deadline = Date.now() + (deps.idempotencyWaitMs ?? DEFAULT_WAIT_MS);
+      for (;;) {
+        const claimId = randomUUID();
+        const now = deps.now();
+        const pending = { request_hash: requestHash, status: PENDING, body: claimId };
+        const inserted = await deps.db
+          .insertInto('idempotency_records')
+          .values({ ...where, ...pending, created_at: iso(now) })
+          .onConflict((oc) => oc.columns(['scope', 'method', 'path', 'key_hash']).doNothing())
+          .returning('key_hash')
+          .executeTakeFirst();
+        if (inserted) return claimId;
+        // A claim whose server died, or an answer past the replay window: take the key over.
+        const taken = await deps.db
+          .updateTable('idempotency_records')
+          .where((eb) => eb.and(where))
+          .set({ ...pending, created_at: iso(now) })
+          .where((eb) =>
+            eb.or([
+              eb.and([
+                eb('status', '=', PENDING),
+                eb('created_at', '<=', iso(now - STALE_CLAIM_MS)),
+              ]),
+              eb('created_at', '<=', iso(now - IDEMPOTENCY_TTL_MS)),
+            ]),
+          )
+          .executeTakeFirst();
+        if (taken.numUpdatedRows === 1n) return claimId;
+
+        const rec = await deps.db
+          .selectFrom('idempotency_records')
+          .select(['request_hash', 'status', 'body'])
+          .where((eb) => eb.and(where))
+          .executeTakeFirst();
+        if (rec && rec.request_hash !== requestHash) {
+          throw new ApiError(
+            409,
+            'conflict',
+            'idempotency-key was already used for a different request body',
+          );
+        }
+        if (rec && rec.status !== PENDING) {
+          return c.body(open(rec.body, scope, key), rec.status as ContentfulStatusCode, {
+            'content-type': 'application/json',
+            'idempotent-replay': 'true',
+          });
+        }
+        if (Date.now() >= deadline) throw new ApiError(409, 'conflict', IN_PROGRESS);
+        // Pending: wait for its answer. Gone: the holder failed and dropped it; claim anew.
+        if (rec) await sleep(POLL_MS);
       }
-      return c.body(open(rec.body, scope, key), rec.status as ContentfulStatusCode, {
-        'content-type': 'application/json',
-        'idempotent-replay': 'true',
-      });
     };
 
-    const stored = await lookup(deps.db);
-    if (stored) return replay(stored);
+    const claimed = await claim();
+    if (claimed instanceof Response) return claimed;
+    const claimId = claimed;
+    const ours = { status: PENDING, body: claimId };
 
+    // Opened by the handler's first `transact`, after its slow work; committed below.
+    let opening: Promise<ControlledTransaction<Database>> | null = null;
+    const tx: { open: ControlledTransaction<Database> | null } = { open: null };
+    c.set('openRequestTransaction', async () => {
+      opening ??= deps.db
+        .startTransaction()
+        .execute()
+        .then((t) => (tx.open = t));
+      const t = await opening;
+      c.set('db', t);
+      return t;
+    });
+    let stored = false;
+    let lost = false;
     try {
-      await deps.db.transaction().execute(async (trx) => {
-        c.set('db', trx);
-        await next();
-        if (c.res.status >= 400) throw new Rollback();
-        // An expired record with this key may linger until the purge; this answer replaces it.
-        await trx
-          .deleteFrom('idempotency_records')
-          .where((eb) => eb.and(where))
-          .where('created_at', '<=', iso(deps.now() - IDEMPOTENCY_TTL_MS))
-          .execute();
-        await trx
-          .insertInto('idempotency_records')
-          .values({
-            ...where,
-            request_hash: requestHash,
-            status: c.res.status,
-            body: seal(await c.res.clone().text(), scope, key),
-            created_at: iso(deps.now()),
-          })
-          .execute();
-      });
-    } catch (err) {
-      if (err instanceof Rollback) return;
-      // A concurrent request with the same key committed first: answer as it did.
-      if (isUniqueViolation(err)) {
-        const winner = await lookup(deps.db);
-        if (winner) {
-          c.res = replay(winner);
-          return;
+      await next();
+      if (c.res.status < 400) {
+        const answer = {
+          status: c.res.status,
+          body: seal(await c.res.clone().text(), scope, key),
+          created_at: iso(deps.now()),
+        };
+        const done = await (tx.open ?? deps.db)
+          .updateTable('idempotency_records')
+          .set(answer)
+          .where((eb) => eb.and({ ...where, ...ours }))
+          .executeTakeFirst();
+        if (done.numUpdatedRows === 1n) {
+          await tx.open?.commit().execute();
+          stored = true;
+        } else {
+          // Taken over as stale while this request ran: the other one's run counts.
+          lost = true;
         }
       }
-      throw err;
     } finally {
+      if (tx.open && !stored) await rollbackQuietly(tx.open);
       c.set('db', deps.db);
+      c.set('openRequestTransaction', null);
       for (const write of c.var.afterTransaction.splice(0)) await write(deps.db);
+      const started = c.var.afterCommit.splice(0);
+      if (!stored && !lost) {
+        await deps.db
+          .deleteFrom('idempotency_records')
+          .where((eb) => eb.and({ ...where, ...ours }))
+          .execute();
+      }
+      if (stored) for (const start of started) start();
     }
-    for (const start of c.var.afterCommit.splice(0)) start();
+    if (lost) c.res = c.json<ErrorBody>({ error: 'conflict', message: IN_PROGRESS }, 409);
   };
+
+const rollbackQuietly = async (trx: ControlledTransaction<Database>) => {
+  if (trx.isCommitted || trx.isRolledBack) return;
+  try {
+    await trx.rollback().execute();
+  } catch {
+    // A failed commit may have ended the transaction already; there is nothing to undo.
+  }
+};
 
 /** Forgets answers older than the replay window. */
 export const purgeIdempotencyRecords = async (db: Db, now: number) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createAccount } from './accounts';
+import { hashPassword } from './auth/password';
 import type { Db } from './db/schema';
 import { inTransaction } from './db/tx';
 import { iso } from './time';
@@ -145,12 +146,20 @@ export const seedDemoWorkspace = async (db: Db, now: number): Promise<boolean> =
     if (done) return false;
     const demo = await createAccount(
       db,
-      { ...DEMO_ACCOUNT, organizationName: DEMO_ORGANIZATION },
+      {
+        ...DEMO_ACCOUNT,
+        passwordHash: await hashPassword(DEMO_ACCOUNT.password),
+        organizationName: DEMO_ORGANIZATION,
+      },
       now,
     );
     const analyst = await createAccount(
       db,
-      { ...DEMO_ANALYST, joinOrganization: { id: demo.organization_id, role: 'member' } },
+      {
+        ...DEMO_ANALYST,
+        passwordHash: await hashPassword(DEMO_ANALYST.password),
+        joinOrganization: { id: demo.organization_id, role: 'member' },
+      },
       now,
     );
     // Newest first on screen: the last entry above is the oldest, an hour apart each.

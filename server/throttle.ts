@@ -13,12 +13,15 @@ const MINUTE_MS = 60 * 1000;
 
 /**
  * Brute-force limits, each a sliding window over rows of `auth_attempts`: failed sign-ins per
- * e-mail and per client address (an address guessing at many accounts), reset mails per e-mail.
+ * e-mail and per client address (an address guessing at many accounts), reset mails per e-mail,
+ * and sign-ups and password resets per client address (each costs a scrypt hash).
  */
 export const THROTTLE: Record<Kind, { limit: number; windowMs: number }> = {
   signin_email: { limit: 10, windowMs: 15 * MINUTE_MS },
   signin_ip: { limit: 50, windowMs: 15 * MINUTE_MS },
   reset_mail: { limit: 5, windowMs: 60 * MINUTE_MS },
+  signup_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
+  reset_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
 };
 
 const hashSubject = (subject: string) => createHash('sha256').update(subject).digest('hex');
@@ -114,6 +117,18 @@ const readSignIn = async (c: AppContext) => {
   }
 };
 
+/** A 429 saying when the fullest of the `over` windows has room again. */
+const refusal = async (db: Db, over: Attempt[], now: number, what: string) => {
+  let wait = 0;
+  for (const a of over) wait = Math.max(wait, await waitMs(db, a.kind, a.subject, now));
+  const seconds = Math.max(1, Math.ceil(wait / 1000));
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return rateLimited(
+    `too many ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    seconds,
+  );
+};
+
 /**
  * Guards POST /auth/signin; mounted before the idempotency middleware so that its writes are
  * its own and never rolled back with a failing request's transaction.
@@ -145,14 +160,7 @@ export const signInThrottle =
     }
     if (over.length) {
       await forget(deps.db, attempts);
-      let wait = 0;
-      for (const a of over) wait = Math.max(wait, await waitMs(deps.db, a.kind, a.subject, now));
-      const seconds = Math.max(1, Math.ceil(wait / 1000));
-      const minutes = Math.max(1, Math.ceil(seconds / 60));
-      throw rateLimited(
-        `too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-        seconds,
-      );
+      throw await refusal(deps.db, over, now, 'failed sign-in attempts');
     }
 
     await next();
@@ -163,6 +171,32 @@ export const signInThrottle =
     } else if (status !== 401) {
       await forget(deps.db, attempts);
     }
+  };
+
+/**
+ * Guards a POST that costs a password hash (sign-up, password reset): at most
+ * THROTTLE[kind].limit attempts per client address in the window, whatever their outcome.
+ * Like signInThrottle, each attempt is written down before it is counted (parallel ones see
+ * each other) and is its own write, mounted ahead of the idempotency middleware. Requests
+ * without a known address (in-process) are not counted.
+ */
+export const addressThrottle =
+  (
+    deps: Pick<AppDeps, 'db' | 'now' | 'trustProxy'>,
+    kind: 'signup_ip' | 'reset_ip',
+    what: string,
+  ): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const address = clientAddress(c, deps.trustProxy ?? false);
+    if (!address) return next();
+    const now = deps.now();
+    const attempt = await record(deps.db, kind, address, now);
+    if ((await countRecent(deps.db, kind, attempt.subject, now)) > THROTTLE[kind].limit) {
+      await forget(deps.db, [attempt]);
+      throw await refusal(deps.db, [attempt], now, what);
+    }
+    return next();
   };
 
 /**

@@ -48,12 +48,14 @@ export type AuthHooks = {
   token(): string | null;
   /** A token fresher than `stale`; rejects when the session cannot be refreshed. */
   refresh(stale: string): Promise<string>;
-  /** An authenticated call found no token: broadcast the logout. */
-  missing(): void;
+  /** An authenticated call (`label`) found no token: broadcast the logout. */
+  missing(label?: string): void;
   /** The server no longer knows `token` (401 on an authenticated call). */
   unauthorized(token: string): void;
   /** Whether `token` is past its lifetime by the worker's clock (refreshed before sending). */
   expired?(token: string): boolean;
+  /** A log has no token to go with: keep it for after the next sign-in (000 §8). */
+  keepLog?(logData: Record<string, unknown>): void;
 };
 
 export type ApiClientDeps = {
@@ -80,12 +82,21 @@ export type CallOptions<N extends EndpointName> = {
    * ApiError 401 'no_token' instead of broadcasting a logout and never completing.
    */
   background?: boolean;
+  /**
+   * Sent instead of the session's token, which the call then leaves alone: a 401 or 403 is
+   * the answer (no refresh, no lost session). Signing out of a session already ended here.
+   */
+  token?: string;
 };
 
 export type ApiClient = {
   call<N extends EndpointName>(name: N, options?: CallOptions<N>): Promise<EndpointResponse<N>>;
-  /** POST /debug-logs, best effort: one attempt, errors swallowed. */
-  log(logData: Record<string, unknown>): Promise<void>;
+  /**
+   * POST /debug-logs, best effort: one attempt, errors swallowed. Sent with `token` if given
+   * (a stale one is fine: the server accepts a known but expired token there), else the
+   * session's; with neither it is kept for after the next sign-in.
+   */
+  log(logData: Record<string, unknown>, token?: string): Promise<void>;
 };
 
 const never = () => new Promise<never>(() => {});
@@ -146,23 +157,27 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const label = `${endpoint.method.toUpperCase()} ${endpointPath(name, deps.product)}`;
     const key = isMutation(name) ? (options.idempotencyKey ?? deps.randomId()) : undefined;
     let token: string | null = null;
+    // A call with its own token is outside the session: it neither refreshes nor ends it.
+    const own = options.token !== undefined;
     if (endpoint.auth) {
-      token = deps.auth.token();
+      token = options.token ?? deps.auth.token();
       if (!token) {
         if (options.background) throw new ApiError(401, 'no_token', `${label}: not signed in`);
-        deps.auth.missing();
+        deps.auth.missing(label);
         return never();
       }
     }
     const url = urlOf(name, options.query);
     let retries = 0;
     let refreshes = 0;
-    if (token && deps.auth.expired?.(token)) {
+    if (token && !own && deps.auth.expired?.(token)) {
       // Known to be expired: refresh first rather than spend a round trip on the 403.
+      const stale = token;
       try {
-        token = await deps.auth.refresh(token);
+        token = await deps.auth.refresh(stale);
       } catch (refreshError) {
-        void log({ event: 'token_refresh_failed', call: label, message: messageOf(refreshError) });
+        const logData = { event: 'token_refresh_failed', call: label };
+        void log({ ...logData, message: messageOf(refreshError) }, stale);
         throw refreshError;
       }
     }
@@ -207,26 +222,25 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       }
 
       const error = errorFrom(name, response.status, payload);
+      if (own && (response.status === 401 || response.status === 403)) throw error;
       if (response.status === 401 && endpoint.auth && token) {
         deps.auth.unauthorized(token);
         throw error;
       }
       if (response.status === 403 && endpoint.auth && token) {
+        const stale: string = token;
         if (refreshes < TOKEN_REFRESH_RETRIES) {
           refreshes += 1;
           try {
-            token = await deps.auth.refresh(token);
+            token = await deps.auth.refresh(stale);
           } catch (refreshError) {
-            void log({
-              event: 'token_refresh_failed',
-              call: label,
-              message: messageOf(refreshError),
-            });
+            const logData = { event: 'token_refresh_failed', call: label };
+            void log({ ...logData, message: messageOf(refreshError) }, stale);
             throw refreshError;
           }
           continue;
         }
-        void log({ event: 'forbidden_after_refresh', call: label, message: error.message });
+        void log({ event: 'forbidden_after_refresh', call: label, message: error.message }, stale);
         throw error;
       }
       if (response.status >= 500 && retries < API_RETRIES) {
@@ -238,9 +252,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
   }
 
-  async function log(logData: Record<string, unknown>) {
-    const token = deps.auth.token();
-    if (!token) return;
+  async function log(logData: Record<string, unknown>, explicit?: string) {
+    const token = explicit ?? deps.auth.token();
+    if (!token) {
+      deps.auth.keepLog?.(logData);
+      return;
+    }
     try {
       await deps.fetch(urlOf('debugLogs', null), {
         method: 'POST',

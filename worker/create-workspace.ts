@@ -10,11 +10,11 @@ import {
 import { createApiClient, messageOf } from './api-client';
 import { createAuthPoll } from './auth-poll';
 import type { WorkspaceDeps } from './deps';
-import { ENTITY_STORES, openMirror, type Mirror } from './mirror';
+import { ENTITY_STORES, openMirror, type Mirror, type StoreName } from './mirror';
 import { createMutations } from './mutations';
 import { createOpHandlers, PUBLIC_OPS } from './ops';
 import { createOutbox } from './outbox';
-import { createReads, KV } from './reads';
+import { createReads } from './reads';
 import { createSessionManager } from './session';
 import { createSync } from './sync';
 import { createTabRegistry, type Connection } from './tabs';
@@ -33,8 +33,10 @@ export type Workspace = {
   close(): Promise<void>;
 };
 
-/** kv keys that outlive a session: the stored redirect is saved while signed out. */
-const KV_KEPT = new Set<string>([KV.redirect]);
+/** The user's data: what a sign-out (or another user's sign-in) wipes from the mirror. */
+const USER_STORES: StoreName[] = ['notifications', 'cursors', ...ENTITY_STORES];
+/** A connection that has not said hello by then is not a tab: its port is closed. */
+export const HELLO_TIMEOUT_MS = 60_000;
 const never = () => new Promise<never>(() => {});
 
 /**
@@ -63,7 +65,13 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     warn(`workspace: the IndexedDB mirror did not open: ${messageOf(error)}`),
   );
 
-  const tabs = createTabRegistry({ locks: deps.locks, onChange: () => pollUpdate() });
+  const tabs = createTabRegistry({
+    locks: deps.locks,
+    clock: deps.clock,
+    helloTimeoutMs: HELLO_TIMEOUT_MS,
+    warn,
+    onChange: () => pollUpdate(),
+  });
   const client = createApiClient({
     fetch: deps.fetch,
     clock: deps.clock,
@@ -74,9 +82,10 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     auth: {
       token: () => session.token(),
       refresh: (stale) => session.refresh(stale),
-      missing: () => session.missing(),
+      missing: (label) => session.missing(label),
       unauthorized: (token) => session.unauthorized(token),
       expired: (token) => session.expired(token),
+      keepLog: (logData) => session.keepLog(logData),
     },
     onReachable(now) {
       if (now === reachable) return;
@@ -90,13 +99,14 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     mirror,
     client,
     clock: deps.clock,
+    owner: () => session.owner(),
     broadcast: (event) => tabs.broadcast(event),
     track,
   });
   const sync = createSync({
     mirror,
     client,
-    signedIn: () => session.token() !== null,
+    owner: () => session.owner(),
     announce: (stores) => reads.announce(stores),
   });
   const outbox = createOutbox({
@@ -106,19 +116,12 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     locks: deps.locks,
     randomId: deps.randomId,
     ops: createMutations(mirror),
-    userId: () => session.user()?.id ?? null,
+    owner: () => session.owner(),
     emit: (event) => tabs.broadcast(event),
     announce: (stores) => reads.announce(stores),
     confirmed: () => track(sync.pull()),
     track,
   });
-
-  const forgetUserData = async () => {
-    const db = await mirror;
-    await db.clear(['notifications', 'cursors', ...ENTITY_STORES]);
-    const keys = (await db.keys('kv')).filter((key) => !KV_KEPT.has(key) && key !== KV.session);
-    await db.write(keys.map((key) => ({ store: 'kv' as const, key })));
-  };
 
   const session = createSessionManager({
     mirror,
@@ -129,8 +132,7 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     randomId: deps.randomId,
     broadcast: (event, exceptTab) => tabs.broadcast(event, exceptTab),
     hooks: {
-      async signedIn(user, previousUserId, here) {
-        if (previousUserId && previousUserId !== user.id) await forgetUserData();
+      async signedIn(user, here) {
         await outbox.keepOnly(user.id);
         if (!here || closed) return;
         const variant = tabs.variant();
@@ -138,10 +140,11 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
         track(reads.refreshOnSignIn(variant));
         track(sync.pull());
         track(outbox.drain());
+        track(session.flushLogs());
       },
-      signedOut: forgetUserData,
       changed: () => pollUpdate(),
     },
+    userData: { stores: USER_STORES },
   });
 
   const poll = createAuthPoll({
@@ -164,6 +167,7 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
       if (closed || !session.token()) return;
       track(outbox.drain());
       track(sync.pull());
+      track(session.flushLogs());
     }),
   );
   const stopOnline = deps.network?.onOnline(() => {
@@ -187,7 +191,7 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     if (!PUBLIC_OPS.has(name)) {
       if (!session.token()) {
         // No token (000 §8): logout broadcast to every tab; this call never completes.
-        session.missing();
+        session.missing(name);
         return never();
       }
     }
@@ -203,8 +207,14 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
 
   return {
     connect(port) {
+      if (closed) return;
       ports.add(port);
-      Comlink.expose(apiFor(tabs.open()), port);
+      // The port goes with its tab: a dropped tab keeps no port, listener or API behind.
+      const conn = tabs.open(() => {
+        ports.delete(port);
+        (port as { close?: () => void }).close?.();
+      });
+      Comlink.expose(apiFor(conn), port);
     },
     api: () => apiFor(tabs.open()),
     async idle() {

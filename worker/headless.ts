@@ -57,7 +57,13 @@ export type HeadlessTab = {
   close(): void;
 };
 
-export type TabOptions = { variant?: Variant; visible?: boolean; path?: string };
+export type TabOptions = {
+  variant?: Variant;
+  visible?: boolean;
+  path?: string;
+  /** The page's own handling of each event (after it is recorded); may throw, like a UI bug. */
+  onEvent?: (event: WorkerEvent) => void;
+};
 
 export type HeadlessWorkspace = {
   workspace: Workspace;
@@ -121,6 +127,7 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
           waiter.done(event);
         }
       }
+      tabOptions.onEvent?.(event);
     };
     const session = await api.call('tab.hello', {
       tab_id: tabId,

@@ -56,6 +56,20 @@ export const MIRROR_VERSION = 1;
 /** One write: `value` undefined deletes the record. */
 export type PatchItem = { store: StoreName; key: string; value?: unknown };
 
+/**
+ * A condition on one 'kv' record, checked inside the transaction of a write: server data is
+ * written only while the session that asked for it is still the stored one (see session.ts).
+ */
+export type WriteGuard = { key: string; holds(value: unknown): boolean };
+
+/** What a `transact` callback may do; it must await nothing but these (IndexedDB rules). */
+export type MirrorTx = {
+  get<T = unknown>(store: StoreName, key: string): Promise<T | undefined>;
+  keys(store: StoreName): Promise<string[]>;
+  put(item: PatchItem): void;
+  clear(store: StoreName): void;
+};
+
 /** Every store's records, for the CLI's state file. */
 export type MirrorDump = Partial<Record<StoreName, Array<{ key: string; value: unknown }>>>;
 
@@ -64,10 +78,24 @@ export type Mirror = {
   get<T = unknown>(store: StoreName, key: string): Promise<T | undefined>;
   getAll<T = unknown>(store: StoreName): Promise<T[]>;
   keys(store: StoreName): Promise<string[]>;
-  /** Applies every item in one transaction. */
-  write(items: PatchItem[]): Promise<void>;
-  /** Like write; answers whether any record actually changed. */
-  apply(items: PatchItem[]): Promise<boolean>;
+  /**
+   * Applies every item in one transaction; with a guard, only if it holds (answers whether the
+   * items were written).
+   */
+  write(items: PatchItem[], guard?: WriteGuard): Promise<boolean>;
+  /** Like write; answers whether any record actually changed (and was written). */
+  apply(items: PatchItem[], guard?: WriteGuard): Promise<boolean>;
+  /**
+   * Replaces one record with `next(current)` (undefined deletes it) in one transaction;
+   * answers the record it replaced.
+   */
+  update<T>(
+    store: StoreName,
+    key: string,
+    next: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined>;
+  /** Runs `work` in one read-write transaction over `stores`. */
+  transact<T>(stores: StoreName[], work: (tx: MirrorTx) => Promise<T>): Promise<T>;
   /** The current values of the keys `items` touch: the patch that undoes them. */
   snapshot(items: PatchItem[]): Promise<PatchItem[]>;
   clear(stores: StoreName[]): Promise<void>;
@@ -101,17 +129,45 @@ function createMirror(db: IDBPDatabase<MirrorSchema>): Mirror {
   // idb's typed API wants literal store names; the mirror's helpers are generic over them.
   const loose = db as unknown as IDBPDatabase;
 
-  const write = async (items: PatchItem[]) => {
-    if (items.length === 0) return;
-    const stores = [...new Set(items.map((i) => i.store))];
-    const tx = loose.transaction(stores, 'readwrite');
-    for (const item of items) {
-      const store = tx.objectStore(item.store);
-      if (item.value === undefined) void store.delete(item.key);
-      else if (KEY_PATHS[item.store]) void store.put(item.value);
-      else void store.put(item.value, item.key);
+  const transact = async <T>(stores: StoreName[], work: (tx: MirrorTx) => Promise<T>) => {
+    const tx = loose.transaction([...new Set(stores)], 'readwrite');
+    const view: MirrorTx = {
+      get: async <V>(store: StoreName, key: string) =>
+        (await tx.objectStore(store).get(key)) as V | undefined,
+      keys: async (store) => (await tx.objectStore(store).getAllKeys()).map(String),
+      put(item) {
+        const store = tx.objectStore(item.store);
+        if (item.value === undefined) void store.delete(item.key);
+        else if (KEY_PATHS[item.store]) void store.put(item.value);
+        else void store.put(item.value, item.key);
+      },
+      clear(store) {
+        void tx.objectStore(store).clear();
+      },
+    };
+    try {
+      const result = await work(view);
+      await tx.done;
+      return result;
+    } catch (error) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished.
+      }
+      await tx.done.catch(() => {});
+      throw error;
     }
-    await tx.done;
+  };
+
+  const write = async (items: PatchItem[], guard?: WriteGuard) => {
+    if (items.length === 0) return true;
+    const stores = items.map((i) => i.store);
+    return transact(guard ? [...stores, 'kv'] : stores, async (tx) => {
+      if (guard && !guard.holds(await tx.get('kv', guard.key))) return false;
+      for (const item of items) tx.put(item);
+      return true;
+    });
   };
 
   const snapshot = async (items: PatchItem[]) => {
@@ -134,14 +190,13 @@ function createMirror(db: IDBPDatabase<MirrorSchema>): Mirror {
     return undo;
   };
 
-  const apply = async (items: PatchItem[]) => {
+  const apply = async (items: PatchItem[], guard?: WriteGuard) => {
     const before = await snapshot(items);
     const differs = items.some((item) => {
       const old = before.find((b) => b.store === item.store && b.key === item.key);
       return JSON.stringify(old?.value) !== JSON.stringify(item.value);
     });
-    if (differs) await write(items);
-    return differs;
+    return differs && (await write(items, guard));
   };
 
   return {
@@ -152,6 +207,13 @@ function createMirror(db: IDBPDatabase<MirrorSchema>): Mirror {
     keys: async (store) => (await loose.getAllKeys(store)).map(String),
     write,
     snapshot,
+    transact,
+    update: <T>(store: StoreName, key: string, next: (current: T | undefined) => T | undefined) =>
+      transact([store], async (tx) => {
+        const current = await tx.get<T>(store, key);
+        tx.put({ store, key, value: next(current) });
+        return current;
+      }),
     async clear(stores) {
       const tx = loose.transaction(stores, 'readwrite');
       await Promise.all([...stores.map((s) => tx.objectStore(s).clear()), tx.done]);

@@ -59,7 +59,7 @@ export function createOpHandlers(ctx: {
       await session.ready;
       return session.check();
     },
-    'tab.bye': (_input, conn) => tabs.drop(conn),
+    'tab.bye': (_input, conn) => tabs.bye(conn),
 
     'auth.session': async () => {
       await session.ready;

@@ -3,6 +3,7 @@ import type { OutboxEntry, Variant, WorkerEvent } from '../contract/worker-api';
 import { ApiError, messageOf, type ApiClient } from './api-client';
 import type { Clock, LockManagerLike } from './deps';
 import type { Mirror, PatchItem } from './mirror';
+import type { Owner } from './session';
 
 /** How one mutation op reaches the server and shows in the mirror before it does. */
 export type OutboxOp = {
@@ -65,7 +66,8 @@ export function createOutbox(deps: {
   locks: LockManagerLike;
   randomId: () => string;
   ops: Record<string, OutboxOp>;
-  userId: () => string | null;
+  /** The signed-in session: only its user's entries are sent, while it lasts. */
+  owner: () => Owner | null;
   emit: (event: WorkerEvent) => void;
   /** Logical stores changed: tell the tabs. */
   announce: (stores: string[]) => void;
@@ -80,6 +82,8 @@ export function createOutbox(deps: {
   let backoff = BACKOFF_START_MS;
   let retryTimer: unknown = null;
   let closed = false;
+  /** A wait for the drain lock another worker instance holds (see `pass`). */
+  let queued: AbortController | null = null;
 
   const opOf = (name: string) => {
     const op = deps.ops[name];
@@ -87,11 +91,11 @@ export function createOutbox(deps: {
     return op;
   };
 
-  const mine = async () => {
-    const user = deps.userId();
+  const mine = async (user = deps.owner()?.user_id ?? null) => {
     const all = await (await deps.mirror).getAll<StoredEntry>('outbox');
     return all.filter((e) => e.user_id === user).sort(byAge);
   };
+  const still = (owner: Owner) => deps.owner()?.session_id === owner.session_id;
   const pending = async () => (await mine()).length;
   const announceCount = async () => deps.emit({ type: 'outbox', pending: await pending() });
 
@@ -120,9 +124,11 @@ export function createOutbox(deps: {
     backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
   };
 
-  const rollBack = async (entry: StoredEntry, error: unknown) => {
+  const rollBack = async (entry: StoredEntry, error: unknown, owner: Owner) => {
     const mirror = await deps.mirror;
-    await mirror.write([...entry.undo, { store: 'outbox', key: entry.id }]);
+    const remove: PatchItem = { store: 'outbox', key: entry.id };
+    // The undo goes only into the mirror of the session that made the change.
+    if (!(await mirror.write([...entry.undo, remove], owner.guard))) await mirror.write([remove]);
     deps.announce(opOf(entry.op).stores);
     deps.emit({ type: 'toast', kind: 'error', message: messageOf(error) });
     const waiter = waiters.get(entry.id);
@@ -130,8 +136,11 @@ export function createOutbox(deps: {
     waiter?.reject(error);
   };
 
-  /** 'sent' | 'rejected' | 'stop' (keep it and everything after it for later). */
-  const sendOne = async (entry: StoredEntry) => {
+  /**
+   * 'sent' | 'rejected' | 'stop' (keep it and everything after it for later) | 'moved' (the
+   * session changed: the next user's token must not carry this user's change).
+   */
+  const sendOne = async (entry: StoredEntry, owner: Owner) => {
     const mirror = await deps.mirror;
     const op = deps.ops[entry.op];
     if (!op) {
@@ -143,6 +152,8 @@ export function createOutbox(deps: {
     if (!(await mirror.get('outbox', entry.id))) return 'sent';
     const attempt = { ...entry, attempts: entry.attempts + 1 };
     await mirror.write([{ store: 'outbox', key: entry.id, value: attempt }]);
+    // Checked right before the call, which takes the session's token at once.
+    if (!still(owner)) return 'moved';
     let result: unknown;
     try {
       result = await deps.client.call(op.endpoint, {
@@ -153,7 +164,7 @@ export function createOutbox(deps: {
       });
     } catch (error) {
       if (isRejection(error) || (attempt.attempts >= MAX_ATTEMPTS && isServerError(error))) {
-        await rollBack(entry, error);
+        await rollBack(entry, error, owner);
         return 'rejected';
       }
       await mirror.write([
@@ -163,7 +174,7 @@ export function createOutbox(deps: {
     }
     await mirror.write([{ store: 'outbox', key: entry.id }]);
     const writes = op.confirmedWrites?.(entry.input, result) ?? [];
-    if (await mirror.apply(writes)) deps.announce(op.stores);
+    if (await mirror.apply(writes, owner.guard)) deps.announce(op.stores);
     const waiter = waiters.get(entry.id);
     waiters.delete(entry.id);
     waiter?.resolve(op.output?.(result));
@@ -171,26 +182,63 @@ export function createOutbox(deps: {
     return 'sent';
   };
 
+  /** Sends the session's entries, oldest first; runs while holding the drain lock. */
+  const sendAll = async (owner: Owner) => {
+    let sent = 0;
+    for (const entry of await mine(owner.user_id)) {
+      if (closed || !still(owner)) break;
+      const outcome = await sendOne(entry, owner);
+      if (outcome === 'sent') sent += 1;
+      if (outcome === 'moved') break;
+      if (outcome === 'stop') {
+        await deferAll();
+        scheduleRetry();
+        return sent;
+      }
+    }
+    backoff = BACKOFF_START_MS;
+    return sent;
+  };
+
+  /**
+   * Another worker instance holds the drain lock; it read its list before our entry existed,
+   * so wait for the lock (in the background) and send then.
+   */
+  const queueBehind = () => {
+    if (queued || closed) return;
+    const controller = new AbortController();
+    queued = controller;
+    const waited = deps.locks
+      .request(OUTBOX_DRAIN_LOCK, { signal: controller.signal }, async () => {
+        if (queued === controller) queued = null;
+        const owner = deps.owner();
+        if (closed || !owner) return;
+        await sendAll(owner);
+        await announceCount();
+      })
+      .catch((error: unknown) => {
+        if (queued === controller) queued = null;
+        // Aborted: the worker is closing.
+        if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+      });
+    deps.track(waited);
+  };
+
   const pass = async () => {
     let sent = 0;
-    if (!deps.userId()) {
+    const owner = deps.owner();
+    if (!owner) {
       await deferAll();
       return sent;
     }
     await deps.locks.request(OUTBOX_DRAIN_LOCK, { ifAvailable: true }, async (lock) => {
-      // Another worker instance is draining this very outbox; it will send ours too.
-      if (!lock) return deferAll();
-      for (const entry of await mine()) {
-        if (closed) break;
-        const outcome = await sendOne(entry);
-        if (outcome === 'sent') sent += 1;
-        if (outcome === 'stop') {
-          await deferAll();
-          scheduleRetry();
-          return;
-        }
+      if (lock) {
+        sent = await sendAll(owner);
+        return;
       }
-      backoff = BACKOFF_START_MS;
+      // Another worker instance is draining: answer optimistically, send once it is done.
+      await deferAll();
+      queueBehind();
     });
     await announceCount();
     return sent;
@@ -217,8 +265,8 @@ export function createOutbox(deps: {
   return {
     async enqueue(name, input, variant) {
       const op = opOf(name);
-      const user = deps.userId();
-      if (!user) throw new Error(`${name}: not signed in`);
+      const owner = deps.owner();
+      if (!owner) throw new Error(`${name}: not signed in`);
       const mirror = await deps.mirror;
       const patch = (await op.optimistic?.(input)) ?? [];
       const entry: StoredEntry = {
@@ -229,12 +277,16 @@ export function createOutbox(deps: {
         attempts: 0,
         created_at: deps.clock.now(),
         last_error: null,
-        user_id: user,
+        user_id: owner.user_id,
         variant,
         undo: await mirror.snapshot(patch),
       };
       // The entry and its optimistic effect land together, before anything is sent.
-      await mirror.write([{ store: 'outbox', key: entry.id, value: entry }, ...patch]);
+      const saved = await mirror.write(
+        [{ store: 'outbox', key: entry.id, value: entry }, ...patch],
+        owner.guard,
+      );
+      if (!saved) throw new Error(`${name}: the session ended before the change was saved`);
       if (patch.length) deps.announce(op.stores);
       const outcome = new Promise((resolve, reject) => waiters.set(entry.id, { resolve, reject }));
       await announceCount();
@@ -271,6 +323,8 @@ export function createOutbox(deps: {
     },
     close() {
       closed = true;
+      queued?.abort();
+      queued = null;
       if (retryTimer !== null) deps.clock.clearTimeout(retryTimer);
       retryTimer = null;
     },

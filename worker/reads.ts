@@ -9,9 +9,10 @@ import type {
   Preferences,
 } from '../contract/user';
 import type { Variant, WorkerEvent } from '../contract/worker-api';
-import { isNetworkError, type ApiClient } from './api-client';
+import { ApiError, isNetworkError, type ApiClient } from './api-client';
 import type { Clock } from './deps';
 import type { Mirror, PatchItem } from './mirror';
+import type { Owner } from './session';
 
 /** The mirror's 'kv' keys. */
 export const KV = {
@@ -57,6 +58,8 @@ export function createReads(deps: {
   mirror: Promise<Mirror>;
   client: ApiClient;
   clock: Clock;
+  /** The session the reads are for; its answers are written only while it lasts. */
+  owner: () => Owner | null;
   broadcast: (event: WorkerEvent) => void;
   track: (work: Promise<unknown>) => void;
 }): Reads {
@@ -69,24 +72,33 @@ export function createReads(deps: {
     return started;
   };
   const kv = async <T>(key: string) => (await deps.mirror).get<T>('kv', key);
-  const write = async (items: PatchItem[]) => (await deps.mirror).write(items);
 
-  /** Fetch, store, and announce `store` if what the mirror answers changed. */
+  /**
+   * Fetch, store, and announce `store` if what the mirror answers changed. The answer is
+   * stored only if the session that asked is still the stored one: a request answered after a
+   * sign-out (or another sign-in) must not fill the next user's mirror.
+   */
   const refetch = <T>(
     key: string,
     store: string,
     read: () => Promise<T | undefined>,
     fetch: (background: boolean) => Promise<PatchItem[]>,
     background: boolean,
-  ) =>
-    once(key, async () => {
+  ): Promise<T> => {
+    const owner = deps.owner();
+    if (!owner) return Promise.reject(new ApiError(401, 'no_token', `${key}: not signed in`));
+    // Per session: a new user never shares a request made for the previous one.
+    return once(`${owner.session_id}:${key}`, async () => {
       const items = await fetch(background);
       const before = await read();
-      await write(items);
+      if (!(await (await deps.mirror).write(items, owner.guard))) {
+        throw new ApiError(401, 'session_changed', `${key}: the session changed while it loaded`);
+      }
       const after = await read();
       if (before !== undefined && !same(before, after)) announce([store]);
       return after as T;
     });
+  };
 
   /** The cached answer now and a revalidation in the background, or the server's answer. */
   const swr = async <T>(

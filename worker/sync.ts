@@ -4,13 +4,15 @@ import { FeatureConfig, Notification, OrganizationSelf, Preferences } from '../c
 import type { ApiClient } from './api-client';
 import type { Mirror, PatchItem } from './mirror';
 import { KV, type NotificationsPageMeta } from './reads';
+import type { Owner } from './session';
 
 export type Sync = {
   /** Pull the change feed after the stored cursor (looping while it has more). */
   pull(): Promise<{ applied: number; cursor: number }>;
 };
 
-const CURSOR_KEY = 'changes';
+/** The cursor is the user's: a sequence number of one user means nothing for another. */
+const cursorKey = (userId: string) => `changes:${userId}`;
 
 /**
  * The change-feed pull: the server keeps a per-user change sequence; the worker pulls what came
@@ -21,7 +23,8 @@ const CURSOR_KEY = 'changes';
 export function createSync(deps: {
   mirror: Promise<Mirror>;
   client: ApiClient;
-  signedIn: () => boolean;
+  /** The session pulling; its changes are written only while it is the stored one. */
+  owner: () => Owner | null;
   /** Logical stores changed: tell the tabs. */
   announce: (stores: string[]) => void;
 }): Sync {
@@ -30,9 +33,11 @@ export function createSync(deps: {
 
   const once = async () => {
     const mirror = await deps.mirror;
-    let cursor = (await mirror.get<number>('cursors', CURSOR_KEY)) ?? 0;
+    const owner = deps.owner();
     let applied = 0;
-    if (!deps.signedIn()) return { applied, cursor };
+    if (!owner) return { applied, cursor: 0 };
+    const key = cursorKey(owner.user_id);
+    let cursor = (await mirror.get<number>('cursors', key)) ?? 0;
     const stores = new Set<string>();
     for (;;) {
       const page = await deps.client.call('changes', {
@@ -52,10 +57,14 @@ export function createSync(deps: {
         const old = before.find((b) => b.store === item.store && b.key === item.key);
         if (JSON.stringify(old?.value) !== JSON.stringify(item.value)) stores.add(store);
       }
+      // The cursor moves in the same transaction as the changes it covers, and neither lands
+      // once the session has ended (signed out or another sign-in): they are not the mirror's.
+      const cursorItem: PatchItem = { store: 'cursors', key, value: page.cursor };
+      if (!(await mirror.write([...items, cursorItem], owner.guard))) {
+        return { applied, cursor };
+      }
       applied += page.changes.length;
       cursor = page.cursor;
-      // The cursor moves in the same transaction as the changes it covers.
-      await mirror.write([...items, { store: 'cursors', key: CURSOR_KEY, value: cursor }]);
       if (!page.has_more || page.changes.length === 0) break;
     }
     if (stores.size) deps.announce([...stores]);

@@ -14,6 +14,8 @@ export const resolveAuth =
     c.set('afterCommit', []);
     c.set('afterTransaction', []);
     c.set('auth', null);
+    c.set('staleAuth', null);
+    c.set('openRequestTransaction', null);
     const token = c.req.header(HEADERS.token);
     if (!token) {
       c.set('authProblem', 'missing');
@@ -37,16 +39,20 @@ export const resolveAuth =
       .executeTakeFirst();
     if (!row) {
       c.set('authProblem', 'unknown');
-    } else if (row.revoked_at !== null || row.expires_at <= iso(deps.now())) {
+      return next();
+    }
+    const info = {
+      user: toUser(row),
+      tokenHash,
+      familyId: row.family_id,
+      expiresAt: row.expires_at,
+    };
+    if (row.revoked_at !== null || row.expires_at <= iso(deps.now())) {
       c.set('authProblem', 'expired');
+      c.set('staleAuth', info);
     } else {
       c.set('authProblem', null);
-      c.set('auth', {
-        user: toUser(row),
-        tokenHash,
-        familyId: row.family_id,
-        expiresAt: row.expires_at,
-      });
+      c.set('auth', info);
     }
     return next();
   };

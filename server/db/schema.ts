@@ -58,7 +58,7 @@ export interface Database {
    */
   auth_attempts: {
     id: string;
-    kind: 'signin_email' | 'signin_ip' | 'reset_mail';
+    kind: 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
     subject: string;
     created_at: string;
   };
@@ -84,9 +84,14 @@ export interface Database {
     key_hash: string;
     /** SHA-256 of the request body, so a reused key with another body is refused. */
     request_hash: string;
+    /** The answer's HTTP status; 0 while the claiming request runs (see idempotency.ts). */
     status: number;
-    /** The response body, AES-256-GCM encrypted with a key derived from the idempotency key. */
+    /**
+     * The response body, AES-256-GCM encrypted with a key derived from the idempotency key;
+     * while pending, the claim's random id (so only its holder stores the answer).
+     */
     body: string;
+    /** When claimed, then when answered (the replay window counts from the answer). */
     created_at: string;
   };
   changes: {
@@ -98,7 +103,14 @@ export interface Database {
     data: string;
     created_at: string;
   };
-  debug_logs: { id: string; user_id: string; data: string; created_at: string };
+  debug_logs: {
+    id: string;
+    user_id: string;
+    data: string;
+    /** 1 when sent with an expired or revoked id token (a worker whose refresh failed). */
+    expired_token: Generated<number>;
+    created_at: string;
+  };
   analytics_reports: {
     id: string;
     user_id: string;

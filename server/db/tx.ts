@@ -1,8 +1,8 @@
 import type { Db } from './schema';
 
 /**
- * Runs `fn` in a transaction, or inside the caller's if `db` already is one (the idempotency
- * middleware wraps a whole request in one; Kysely cannot nest transactions).
+ * Runs `fn` in a transaction, or inside the caller's if `db` already is one (Kysely cannot nest
+ * transactions). Request handlers use `transact` (context.ts) instead.
  */
 export const inTransaction = <T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> =>
   db.isTransaction ? fn(db) : db.transaction().execute(fn);

@@ -10,8 +10,7 @@ import {
   revokeFamily,
   type TokenPolicy,
 } from '../auth/tokens';
-import { afterCommit, afterTransaction, type AppDeps, type AppEnv } from '../context';
-import { inTransaction } from '../db/tx';
+import { afterCommit, afterTransaction, transact, type AppDeps, type AppEnv } from '../context';
 import { badRequest, unauthorized } from '../errors';
 import { clearSignInFailures, takeResetMailAllowance, THROTTLE } from '../throttle';
 import { iso } from '../time';
@@ -28,14 +27,17 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
     handler: Parameters<typeof defineEndpoint<N>>[3],
   ) => defineEndpoint(app, deps.product, name, handler);
 
+  // Throttled per client address by addressThrottle (throttle.ts), mounted in app.ts.
+  // Password hashing stays outside the transaction (see `transact`).
   on('signUp', async (c, { body }) => {
-    const session = await inTransaction(c.var.db, async (db) => {
+    const passwordHash = await hashPassword(body.password);
+    const session = await transact(c, async (db) => {
       const user = await createAccount(
         db,
         {
           name: body.name,
           email: body.email,
-          password: body.password,
+          passwordHash,
           organizationName: body.organization,
         },
         deps.now(),
@@ -46,12 +48,13 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
     return session;
   });
 
-  // Throttled by signInThrottle (throttle.ts), mounted in app.ts ahead of idempotency.
+  // Throttled by signInThrottle (throttle.ts), mounted in app.ts ahead of idempotency. The
+  // password check runs before any transaction opens (see `transact`).
   on('signIn', async (c, { body }) => {
     const row = await findUserByEmail(c.var.db, body.email);
     const ok = await verifyPassword(body.password, row?.password_hash ?? (await decoyHash()));
     if (!row || !ok) throw unauthorized('e-mail or password is incorrect');
-    return inTransaction(c.var.db, (db) => issueSession(db, policy, toUser(row)));
+    return transact(c, (db) => issueSession(db, policy, toUser(row)));
   });
 
   on('refresh', async (c, { body }) => {
@@ -69,7 +72,7 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
       throw unauthorized('refresh token was already used; sign in again');
     }
     if (row.expires_at <= at) throw unauthorized('refresh token has expired; sign in again');
-    return inTransaction(c.var.db, async (db) => {
+    return transact(c, async (db) => {
       const rotated = await db
         .updateTable('refresh_tokens')
         .set({ revoked_at: at })
@@ -90,7 +93,7 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
   });
 
   on('signOut', async (c, { body, auth }) => {
-    await inTransaction(c.var.db, async (db) => {
+    await transact(c, async (db) => {
       const at = iso(deps.now());
       await revokeFamily(db, auth.user.id, auth.familyId, at);
       if (body.refresh_token) {
@@ -108,38 +111,43 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
 
   on('forgotPassword', async (c, { body }) => {
     const user = await findUserByEmail(c.var.db, body.email);
-    const now = deps.now();
-    if (user && !(await takeResetMailAllowance(c.var.db, user.email, now))) {
-      // The caller hears the usual answer: a refusal would tell that the account exists.
-      deps.log(
-        `password reset mail to ${user.email} not sent: ${THROTTLE.reset_mail.limit} already sent within the hour`,
-      );
-    } else if (user) {
-      const token = newToken();
-      await c.var.db
-        .insertInto('password_resets')
-        .values({
-          token_hash: hashToken(token),
-          user_id: user.id,
-          expires_at: iso(now + RESET_TTL_MS),
-          used_at: null,
-          created_at: iso(now),
-        })
-        .execute();
-      const link = `${deps.publicUrl()}/auth/reset-password?token=${encodeURIComponent(token)}`;
-      const message = {
-        to: user.email,
-        subject: `Reset your ${deps.product} password`,
-        text:
-          `Hello ${user.name},\n\nSomeone asked to reset the password of this account. ` +
-          `Open this link within an hour to choose a new one:\n\n${link}\n\n` +
-          `If it was not you, ignore this e-mail; the password stays as it is.\n`,
-      };
-      afterCommit(c, () => {
-        deps.mailer.send(message).catch((err: unknown) => {
+    if (user) {
+      const now = deps.now();
+      // The count of mails and the link's token commit together, and the mail leaves after.
+      await transact(c, async (db) => {
+        if (!(await takeResetMailAllowance(db, user.email, now))) {
+          // The caller hears the usual answer: a refusal would tell that the account exists.
           deps.log(
-            `mail to ${user.email} failed: ${err instanceof Error ? err.message : String(err)}`,
+            `password reset mail to ${user.email} not sent: ${THROTTLE.reset_mail.limit} already sent within the hour`,
           );
+          return;
+        }
+        const token = newToken();
+        await db
+          .insertInto('password_resets')
+          .values({
+            token_hash: hashToken(token),
+            user_id: user.id,
+            expires_at: iso(now + RESET_TTL_MS),
+            used_at: null,
+            created_at: iso(now),
+          })
+          .execute();
+        const link = `${deps.publicUrl()}/auth/reset-password?token=${encodeURIComponent(token)}`;
+        const message = {
+          to: user.email,
+          subject: `Reset your ${deps.product} password`,
+          text:
+            `Hello ${user.name},\n\nSomeone asked to reset the password of this account. ` +
+            `Open this link within an hour to choose a new one:\n\n${link}\n\n` +
+            `If it was not you, ignore this e-mail; the password stays as it is.\n`,
+        };
+        afterCommit(c, () => {
+          deps.mailer.send(message).catch((err: unknown) => {
+            deps.log(
+              `mail to ${user.email} failed: ${err instanceof Error ? err.message : String(err)}`,
+            );
+          });
         });
       });
     }
@@ -147,24 +155,42 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
     return { ok: true as const, message: FORGOT_PASSWORD_MESSAGE };
   });
 
+  // Throttled per client address by addressThrottle (throttle.ts), mounted in app.ts.
   on('resetPassword', async (c, { body }) => {
-    const passwordHash = await hashPassword(body.password);
-    await inTransaction(c.var.db, async (db) => {
-      const at = iso(deps.now());
-      const row = await db
-        .selectFrom('password_resets')
-        .selectAll()
-        .where('token_hash', '=', hashToken(body.token))
-        .executeTakeFirst();
+    const tokenHash = hashToken(body.token);
+    const usable = <R extends { used_at: string | null; expires_at: string }>(row?: R): R => {
       if (!row || row.used_at !== null) {
         throw badRequest('reset token is invalid or has already been used');
       }
-      if (row.expires_at <= at) throw badRequest('reset token has expired; request a new one');
+      if (row.expires_at <= iso(deps.now())) {
+        throw badRequest('reset token has expired; request a new one');
+      }
+      return row;
+    };
+    // The token is checked before the password is hashed: a made-up token costs no scrypt.
+    usable(
+      await c.var.db
+        .selectFrom('password_resets')
+        .select(['used_at', 'expires_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst(),
+    );
+    const passwordHash = await hashPassword(body.password);
+    await transact(c, async (db) => {
+      const at = iso(deps.now());
+      // Again, in the transaction: another reset may have spent it during the hashing.
+      const { user_id: userId } = usable(
+        await db
+          .selectFrom('password_resets')
+          .selectAll()
+          .where('token_hash', '=', tokenHash)
+          .executeTakeFirst(),
+      );
       // Spend every outstanding reset link of this user, not just this one.
       const spent = await db
         .updateTable('password_resets')
         .set({ used_at: at })
-        .where('user_id', '=', row.user_id)
+        .where('user_id', '=', userId)
         .where('used_at', 'is', null)
         .executeTakeFirst();
       if (spent.numUpdatedRows === 0n) {
@@ -173,10 +199,10 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
       const user = await db
         .updateTable('users')
         .set({ password_hash: passwordHash, updated_at: at })
-        .where('id', '=', row.user_id)
+        .where('id', '=', userId)
         .returning('email')
         .executeTakeFirstOrThrow();
-      await revokeAllTokens(db, row.user_id, at);
+      await revokeAllTokens(db, userId, at);
       await clearSignInFailures(db, user.email);
     });
     return { ok: true as const, message: 'password changed; sign in with the new password' };

@@ -48,6 +48,23 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
+ * For a route that takes a known id token even past its expiry or revocation (the caller is
+ * then `c.var.staleAuth`): no token or an unknown one is still 401.
+ */
+export const requireKnownToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.var.auth || c.var.staleAuth) return next();
+  return requireAuth(c, next);
+};
+
+export type EndpointOptions = {
+  /**
+   * Accept a known but expired or revoked id token (a server-side leniency of this route; the
+   * handler's `auth` is then that token's owner and `c.var.auth` stays null).
+   */
+  acceptStaleToken?: boolean;
+};
+
+/**
  * Registers one endpoint of the contract: path, method, body and query schemas come from
  * contract/endpoints.ts (so the OpenAPI document and the validation match the client), and
  * the handler's answer is parsed with the response schema before it leaves.
@@ -57,6 +74,7 @@ export const defineEndpoint = <N extends EndpointName>(
   product: string,
   name: N,
   handler: EndpointHandler<N>,
+  options: EndpointOptions = {},
 ): void => {
   // Widened once here so the per-endpoint literal types stay intact for handler authors.
   const e = endpoints[name] as {
@@ -73,7 +91,12 @@ export const defineEndpoint = <N extends EndpointName>(
     path: `/api${endpointPath(name, product)}`,
     summary: e.summary,
     operationId: name,
-    ...(e.auth ? { middleware: [requireAuth], security: [{ token: [] }] } : {}),
+    ...(e.auth
+      ? {
+          middleware: [options.acceptStaleToken ? requireKnownToken : requireAuth],
+          security: [{ token: [] }],
+        }
+      : {}),
     request: {
       ...(e.query ? { query: e.query as z.ZodObject } : {}),
       ...(e.body
@@ -89,7 +112,9 @@ export const defineEndpoint = <N extends EndpointName>(
       ...(e.auth
         ? {
             401: errorResponse('No token, or an unknown one'),
-            403: errorResponse('The id token has expired: refresh it'),
+            ...(options.acceptStaleToken
+              ? {}
+              : { 403: errorResponse('The id token has expired: refresh it') }),
           }
         : {}),
       500: errorResponse('Internal error'),
@@ -101,7 +126,7 @@ export const defineEndpoint = <N extends EndpointName>(
     const input = {
       body: e.body ? req.valid('json') : undefined,
       query: e.query ? req.valid('query') : undefined,
-      auth: c.var.auth,
+      auth: c.var.auth ?? (options.acceptStaleToken ? c.var.staleAuth : null),
     };
     const out = e.response.parse(await run(c, input));
     return c.json(out as never, e.status);

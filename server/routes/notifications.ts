@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import { NOTIFICATIONS_PAGE_SIZE } from '../../contract/constants';
 import type { Notification } from '../../contract/user';
 import { recordChange } from '../changes';
-import type { AppDeps, AppEnv } from '../context';
-import { inTransaction } from '../db/tx';
+import { transact, type AppDeps, type AppEnv } from '../context';
 import { defineEndpoint } from './define';
 
 type Row = {
@@ -58,7 +57,7 @@ export const registerNotificationRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDe
   });
 
   defineEndpoint(app, deps.product, 'markNotificationsRead', async (c, { body, auth }) =>
-    inTransaction(c.var.db, async (db) => {
+    transact(c, async (db) => {
       const now = deps.now();
       // Only the caller's unread ones: someone else's id is silently not counted.
       const rows = await db

@@ -1,10 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Preferences } from '../../contract/user';
 import { DEFAULT_PREFERENCES } from '../accounts';
-import { recordChange } from '../changes';
-import type { AppDeps, AppEnv } from '../context';
+import { reserveChangeSeq, writeChange } from '../changes';
+import { transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
-import { inTransaction } from '../db/tx';
 import { iso } from '../time';
 import { defineEndpoint } from './define';
 
@@ -27,8 +26,11 @@ export const registerUserRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
   );
 
   defineEndpoint(app, deps.product, 'updatePreferences', async (c, { body, auth }) =>
-    inTransaction(c.var.db, async (db) => {
+    transact(c, async (db) => {
       const now = deps.now();
+      // The user row's lock first: a concurrent update of this user waits here, before its
+      // read, and so merges onto this one's result instead of overwriting it.
+      const seq = await reserveChangeSeq(db, auth.user.id);
       const current = await readPreferences(db, auth.user.id);
       // A patch: absent fields stay; overlay widths merge per overlay type.
       const next: Preferences = {
@@ -42,9 +44,10 @@ export const registerUserRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
           oc.column('user_id').doUpdateSet({ data: JSON.stringify(next), updated_at: iso(now) }),
         )
         .execute();
-      await recordChange(
+      await writeChange(
         db,
         auth.user.id,
+        seq,
         { entity: 'preferences', entity_id: auth.user.id, op: 'upsert', data: next },
         now,
       );

@@ -1,6 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { Outlet, useRouterState } from '@tanstack/react-router';
-import { overlayVisible, overlayWidthFor, parseOverlay, contentShiftPercent } from '../lib/overlay';
+import { useEffect } from 'react';
+import {
+  contentShiftPercent,
+  gateOverlay,
+  overlayVisible,
+  overlayWidthFor,
+  parseOverlay,
+} from '../lib/overlay';
 import { routeHasNav } from '../lib/routes';
 import { OverlayHost, useCloseOverlay } from '../overlay/overlay-host';
 import { useShell } from '../shell-context';
@@ -23,7 +30,16 @@ export function AppLayout() {
   const closeOverlay = useCloseOverlay();
   const hasNav = routeHasNav(location.pathname, product);
 
-  const overlay = parseOverlay(location.search as Record<string, unknown>, product);
+  const parsed = parseOverlay(location.search as Record<string, unknown>, product);
+  // The assistant panel where it may not open (flag off, notebooks) is no overlay at all.
+  const overlay = gateOverlay(parsed, location.pathname, {
+    product,
+    flags: state.$flags.value,
+  });
+  const refused = parsed.status !== 'none' && overlay.status === 'none';
+  useEffect(() => {
+    if (refused) closeOverlay({ replace: true });
+  }, [refused, closeOverlay]);
   const overlayShown = overlay.status !== 'none' && overlayVisible(viewportWidth);
   const overlayType = overlay.status === 'ok' ? overlay.type : null;
   const widthPercent = overlayType
@@ -59,6 +75,7 @@ export function AppLayout() {
         {hasNav ? <SideNav machine={machine} /> : null}
         <main
           id="main-content"
+          tabIndex={-1}
           className="app-main"
           style={
             overlayShown && overlayType
@@ -76,7 +93,7 @@ export function AppLayout() {
           overlay={overlay}
           widthPercent={widthPercent}
           viewportWidth={viewportWidth}
-          onClose={closeOverlay}
+          onClose={() => closeOverlay()}
         />
       ) : null}
       <AssistantButton viewportWidth={viewportWidth} />

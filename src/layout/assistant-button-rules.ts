@@ -1,4 +1,4 @@
-import { isMobile } from '../lib/breakpoints';
+import { overlayVisible } from '../lib/overlay';
 import { normalizePath, routesFor } from '../lib/routes';
 
 export type AssistantButtonMode = 'hidden' | 'disabled' | 'enabled';
@@ -10,7 +10,9 @@ const hasSegment = (path: string, segment: string) => path.split('/').includes(s
  * The floating assistant button (000 §2): hidden on mobile, settings, notebooks, the assistants
  * manager, dashboards, the report full page, needlbox, full-screen views, the landing route and
  * when ask_{product}_copilot is off; disabled on bookmarks, clipped reports, tags, comments,
- * assistants, app sources, notebooks and connect pages.
+ * assistants, app sources, notebooks and connect pages. The button opens the assistant overlay,
+ * which is not shown on tablets and smaller (000 §2 "Overlays"), so it is hidden wherever the
+ * overlay cannot show, not only on mobile: a button there would do nothing.
  */
 export function assistantButtonMode(
   pathname: string,
@@ -20,7 +22,7 @@ export function assistantButtonMode(
   const r = routesFor(opts.product);
   const hidden =
     opts.flags[`ask_${opts.product}_copilot`] !== true ||
-    isMobile(opts.viewportWidth) ||
+    !overlayVisible(opts.viewportWidth) ||
     isAt(path, r.settings.root) ||
     isAt(path, r.notebooks) ||
     isAt(path, r.managers.assistants) ||

@@ -17,7 +17,7 @@ export function AssistantButton(props: { viewportWidth: number }) {
     viewportWidth: props.viewportWidth,
   });
   if (mode === 'hidden') return null;
-  const label = `Ask ${assistantLabel(product)}`;
+  const label = `Open ${assistantLabel(product)}`;
   return (
     <button
       type="button"

@@ -1,12 +1,15 @@
-import { Link, useRouterState } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { productLabel } from '../lib/product';
 import { breadcrumbs } from '../lib/breadcrumbs';
-import { keepOverlayParams } from '../lib/overlay';
 import { pageHeader } from '../lib/routes';
 import { useShell } from '../shell-context';
+import { ShellLink } from './shell-link';
 
-/** Breadcrumbs (000 §2): Home first, one per segment, the last bold and not a link. */
+/**
+ * Breadcrumbs (000 §2): Home first, one per segment, the last bold and not a link. Only that
+ * last crumb is the current page; the links are its ancestors and carry no aria-current.
+ */
 export function Breadcrumbs(props: { names?: Record<string, string> }) {
   const { product } = useShell();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -19,12 +22,7 @@ export function Breadcrumbs(props: { names?: Record<string, string> }) {
             {crumb.href === null ? (
               <strong aria-current="page">{crumb.label}</strong>
             ) : (
-              <Link
-                to={crumb.href}
-                search={(prev: Record<string, unknown>) => keepOverlayParams(prev, {})}
-              >
-                {crumb.label}
-              </Link>
+              <ShellLink to={crumb.href}>{crumb.label}</ShellLink>
             )}
           </li>
         ))}

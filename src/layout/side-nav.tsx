@@ -1,10 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
 import type { NavMachine } from '../lib/nav-machine';
-import { keepOverlayParams } from '../lib/overlay';
 import { assistantLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
+import { ShellLink } from './shell-link';
 import { NAV_WIDTH_PX } from './use-nav-machine';
 
 type NavItem = { label: string; to: string; flag?: string };
@@ -87,14 +87,13 @@ export function SideNav(props: { machine: NavMachine }) {
               <ul>
                 {items.map((item) => (
                   <li key={item.to}>
-                    <Link
+                    <ShellLink
                       to={item.to}
-                      search={(prev: Record<string, unknown>) => keepOverlayParams(prev, {})}
                       className={item.to === current ? 'nav-link active' : 'nav-link'}
                       aria-current={item.to === current ? 'page' : undefined}
                     >
                       {item.label}
-                    </Link>
+                    </ShellLink>
                   </li>
                 ))}
               </ul>

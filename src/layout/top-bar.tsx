@@ -1,9 +1,9 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { productLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
+import { ShellLink } from './shell-link';
 
 /** The bar above every signed-in page: navigation toggle, brand, sync status, account. */
 export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
@@ -38,9 +38,9 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
           ☰
         </button>
       ) : null}
-      <Link to="/" className="brand">
+      <ShellLink to="/" className="brand">
         {productLabel(product)}
-      </Link>
+      </ShellLink>
       <div className="top-bar-spacer" />
       {!state.$online.value ? (
         <span className="status-pill offline" role="status">
@@ -51,12 +51,12 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
           Saving {pending} change{pending === 1 ? '' : 's'}…
         </span>
       ) : null}
-      <Link to={r.notifications} className="top-link">
+      <ShellLink to={r.notifications} className="top-link">
         Notifications
-      </Link>
-      <Link to={r.settings.root} className="top-link">
+      </ShellLink>
+      <ShellLink to={r.settings.root} className="top-link">
         Settings
-      </Link>
+      </ShellLink>
       {user ? (
         <span className="account" title={user.email}>
           {user.name}

@@ -39,13 +39,15 @@ export function useNavMachine(inputs: NavInputs): NavMachine {
       overlay: () => live.current.overlay,
       shrinkOverlay: (toPercent) => {
         const type = live.current.overlay.type;
-        if (type) state.setOverlayWidth(type, toPercent, false);
+        if (type) state.setOverlayWidth(type, toPercent, 'live');
       },
       onChange: (next) => state.setNavState(next),
     }),
   );
 
+  // StrictMode mounts, disposes and mounts again: resume re-arms a pending auto-close.
   useEffect(() => {
+    machine.resume();
     state.setNavState(machine.state());
     return () => machine.dispose();
   }, [machine, state]);

@@ -80,7 +80,13 @@ export type NavMachine = {
   overlayOpened(): void;
   /** The overlay closed: the navigation receives open from the overlay. */
   overlayClosed(): void;
+  /** Stops the auto-close timer (the machine's owner is going away, perhaps only for now). */
   dispose(): void;
+  /**
+   * Starts again after dispose: a machine left in close gets its auto-close timer back, so a
+   * dispose-and-remount (React's StrictMode does one) cannot leave the navigation stuck in close.
+   */
+  resume(): void;
 };
 
 const isOpenish = (s: NavState) => s === 'open' || s === 'opened';
@@ -113,15 +119,17 @@ export function createNavMachine(deps: NavMachineDeps): NavMachine {
     if (next !== 'close') stopTimer();
     deps.onChange(next);
 
-    if (next === 'close' && !timer) {
-      timer = { handle: deps.setTimeout(() => onAutoClose(), NAV_AUTO_CLOSE_MS) };
-    }
+    if (next === 'close') armAutoClose();
     if (isOpenish(next) && !isOpenish(previous)) {
       const wide = overlayTooWide();
       if (wide) deps.shrinkOverlay(wide.widthPercent * OVERLAY_SHRINK_FACTOR);
     }
     if (next === 'opened' && overlayTooWide()) dispatch({ type: 'close' });
   };
+
+  function armAutoClose() {
+    if (!timer) timer = { handle: deps.setTimeout(() => onAutoClose(), NAV_AUTO_CLOSE_MS) };
+  }
 
   const onAutoClose = () => {
     timer = null;
@@ -134,5 +142,8 @@ export function createNavMachine(deps: NavMachineDeps): NavMachine {
     overlayOpened: () => dispatch({ type: 'close', source: 'overlay' }),
     overlayClosed: () => dispatch({ type: 'open', source: 'overlay' }),
     dispose: stopTimer,
+    resume: () => {
+      if (state === 'close') armAutoClose();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OVERLAY_SHIFT_MAX_PERCENT, OVERLAY_SIZE_CAPS_PX } from '../../contract';
 import { isTablet } from './breakpoints';
+import { normalizePath } from './path';
 
 /**
  * The overlay host's rules (000 §2 "Overlays", §5, §9; 001 §2; 002 §2). An overlay lives in the
@@ -102,6 +103,34 @@ export function overlayVisible(viewportPx: number): boolean {
 }
 
 export const isOverlayKey = (key: string) => key.startsWith(OVERLAY_PREFIX);
+
+const isAt = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+
+/**
+ * Whether the assistant side panel may open (000 §2): only with ask_{product}_copilot on and
+ * not in notebooks (the notebooks pages and the note preview /preview/{product}_notebooks/...).
+ */
+export function assistantOverlayAllowed(
+  pathname: string,
+  opts: { product: string; flags: Record<string, boolean> },
+): boolean {
+  const path = normalizePath(pathname);
+  const inNotebooks = isAt(path, '/notebooks') || isAt(path, `/preview/${opts.product}_notebooks`);
+  return opts.flags[`ask_${opts.product}_copilot`] === true && !inNotebooks;
+}
+
+/**
+ * The overlay the page shows: the parsed one, except an assistant overlay where the assistant
+ * panel is not allowed, which counts as no overlay at all (its parameters are then dropped).
+ */
+export function gateOverlay(
+  overlay: OverlayParse,
+  pathname: string,
+  opts: { product: string; flags: Record<string, boolean> },
+): OverlayParse {
+  if (overlay.status !== 'ok' || overlay.type !== `ask-${opts.product}`) return overlay;
+  return assistantOverlayAllowed(pathname, opts) ? overlay : { status: 'none' };
+}
 
 /** Closing an overlay removes every overlay- parameter and keeps the rest. */
 export function withoutOverlayParams(search: Record<string, unknown>): Record<string, unknown> {

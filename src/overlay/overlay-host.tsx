@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { dragResize, widthPx, withoutOverlayParams, type OverlayParse } from '../lib/overlay';
 import { useShell } from '../shell-context';
 import { OverlayBody, overlayTitle } from './overlay-panels';
@@ -29,6 +29,10 @@ export function OverlayHost(props: {
   const percent = type ? props.widthPercent : ERROR_PANEL_PERCENT;
   const drag = useRef<{ startX: number; startPercent: number; last: number } | null>(null);
   const loggedUnknown = useRef<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
+
+  // Focus moves into the panel when it opens and back to where it came from when it closes.
+  useEffect(() => returnFocusOnClose(panel.current), []);
 
   useEffect(() => {
     if (overlay.status !== 'error' || !overlay.log || loggedUnknown.current === overlay.detail) {
@@ -56,30 +60,39 @@ export function OverlayHost(props: {
       type,
     );
     drag.current.last = next;
-    state.setOverlayWidth(type, next, false);
+    state.setOverlayWidth(type, next, 'live');
   };
   const onPointerUp = () => {
     if (!type || !drag.current) return;
     const final = drag.current.last;
     drag.current = null;
-    state.setOverlayWidth(type, final, true);
+    // One save per drag, at its end; the moves before it were only shown.
+    state.setOverlayWidth(type, final, 'now');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!type || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
     event.preventDefault();
-    // One percent of the viewport per key press; left widens, as with the pointer.
+    // One percent of the viewport per key press; left widens, as with the pointer. Repeated
+    // presses are stored once the user pauses, not once per press.
     const dx = ((event.key === 'ArrowLeft' ? -1 : 1) * viewportWidth) / 100;
-    state.setOverlayWidth(type, dragResize(percent, dx, viewportWidth, type), true);
+    state.setOverlayWidth(type, dragResize(percent, dx, viewportWidth, type), 'soon');
   };
 
   const title = overlay.status === 'ok' ? overlayTitle(overlay.type, product) : 'Panel cannot open';
+  const onPanelKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    props.onClose();
+  };
 
   return (
     <aside
+      ref={panel}
       className="overlay-panel"
       data-testid="overlay"
       aria-label={title}
       style={{ width: `${widthPx(percent, viewportWidth)}px` }}
+      onKeyDown={onPanelKeyDown}
     >
       {type && overlay.status === 'ok' ? (
         <div
@@ -103,19 +116,45 @@ export function OverlayHost(props: {
         title={title}
         widthPercent={percent}
         onClose={props.onClose}
-        onResize={(next) => type && state.setOverlayWidth(type, next, true)}
+        onResize={(next) => type && state.setOverlayWidth(type, next, 'now')}
       />
     </aside>
   );
 }
 
-/** Navigation helper: the close action of every overlay. */
-export function useCloseOverlay(): () => void {
-  const navigate = useNavigate();
+/**
+ * Focuses the panel's heading, and returns a cleanup that, once the panel is gone, gives focus
+ * back to the element that had it before (the button that opened the panel), or to the main
+ * content when that element is gone too. Focus the user moved elsewhere meanwhile stays there.
+ */
+function returnFocusOnClose(panel: HTMLElement | null): (() => void) | undefined {
+  if (!panel) return undefined;
+  const before = document.activeElement;
+  const opener = before instanceof HTMLElement && !panel.contains(before) ? before : null;
+  panel.querySelector<HTMLElement>('[data-overlay-heading]')?.focus();
   return () => {
-    void navigate({
-      to: '.',
-      search: (prev: Record<string, unknown>) => withoutOverlayParams(prev),
-    });
+    const now = document.activeElement;
+    const lost = !now || now === document.body || panel.contains(now);
+    if (!lost) return;
+    const target =
+      opener && opener.isConnected && opener !== document.body
+        ? opener
+        : document.getElementById('main-content');
+    target?.focus();
   };
+}
+
+/** Navigation helper: the close action of every overlay (`replace` for dropping a bad URL's). */
+export function useCloseOverlay(): (opts?: { replace?: boolean }) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (opts?: { replace?: boolean }) => {
+      void navigate({
+        to: '.',
+        search: (prev: Record<string, unknown>) => withoutOverlayParams(prev),
+        replace: opts?.replace,
+      });
+    },
+    [navigate],
+  );
 }

@@ -42,7 +42,9 @@ function CloseButton(props: { onClose: () => void }) {
 function PlainHeader(props: { title: string; onClose: () => void }) {
   return (
     <header className="overlay-header">
-      <h2>{props.title}</h2>
+      <h2 tabIndex={-1} data-overlay-heading>
+        {props.title}
+      </h2>
       <div className="overlay-actions">
         <CloseButton onClose={props.onClose} />
       </div>
@@ -66,7 +68,9 @@ function AssistantHeader(props: {
   const hasHistory = state.$flags.value[`ask_${product}_history`] === true;
   return (
     <header className="overlay-header">
-      <h2>{props.title}</h2>
+      <h2 tabIndex={-1} data-overlay-heading>
+        {props.title}
+      </h2>
       <div className="overlay-actions">
         <button
           type="button"

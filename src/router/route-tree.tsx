@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-router';
 import type { ReactElement } from 'react';
 import { afterSignInRoute, afterSignOutRoute } from '../lib/landing';
+import { keepOverlayParams } from '../lib/overlay';
 import { CONTENT_CATEGORIES, isAuthPath, routesFor } from '../lib/routes';
 import { variantFromPath } from '../lib/variant';
 import { AppLayout } from '../layout/app-layout';
@@ -17,7 +18,7 @@ import {
   PublicNotAvailablePage,
 } from '../screens/not-available-page';
 import type { ShellServices } from '../shell-context';
-import { ResetPasswordSearch, validateAppSearch } from './search';
+import { ResetPasswordSearch, stringifySearch, validateAppSearch } from './search';
 
 export type RouterContext = ShellServices;
 
@@ -146,7 +147,9 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     beforeLoad: async ({ context, location }) => {
       await requireSession(context, location.href, location.pathname);
       const target = afterSignInRoute('main', context.state.$flags.peek(), context.product);
-      throw redirect({ href: target, replace: true });
+      // Like every link, "/" keeps the overlay- parameters it was given (000 §2).
+      const kept = keepOverlayParams(location.search as Record<string, unknown>, {});
+      throw redirect({ href: `${target}${stringifySearch(kept)}`, replace: true });
     },
   });
 

@@ -1,5 +1,6 @@
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { ShellLink } from '../layout/shell-link';
 import { pageHeader } from '../lib/routes';
 import { useShell } from '../shell-context';
 
@@ -9,9 +10,9 @@ function NotAvailableSection(props: { children: ReactNode }) {
     <section className="not-available" role="status" aria-labelledby="not-available-title">
       <h2 id="not-available-title">Not available yet</h2>
       <p>{props.children}</p>
-      <Link to="/" className="button secondary">
+      <ShellLink to="/" className="button secondary">
         Go to my start page
-      </Link>
+      </ShellLink>
     </section>
   );
 }

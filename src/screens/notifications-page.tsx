@@ -9,43 +9,57 @@ import { messageOf } from './auth/form-field';
 export function NotificationsPage() {
   const { client } = useShell();
   const [items, setItems] = useState<Notification[]>([]);
-  const [page, setPage] = useState(0);
   const [hasMore, setHasMore] = useState(false);
   const [unread, setUnread] = useState(0);
   const [busy, setBusy] = useState(true);
   const [error, setError] = useState<string | null>(null);
 
-  const load = async (next: number) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await client.call('notifications.page', { page: next });
-      setItems((current) => (next === 1 ? result.results : [...current, ...result.results]));
-      setPage(next);
-      setUnread(result.unread);
-      setHasMore(result.results.length >= NOTIFICATIONS_PAGE_SIZE);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+  // Reads run one at a time, in order, and each counts the pages loaded when it starts: a
+  // re-read racing "Load more" could otherwise answer last with fewer pages, cutting the list
+  // back, and the next "Load more" would skip the page it dropped.
+  const pagesLoaded = useRef(0);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const serially = (task: () => Promise<void>) => {
+    queue.current = queue.current.then(task).catch(() => {});
   };
 
-  const reread = async (pages: number) => {
-    try {
-      const answers = [];
-      for (let p = 1; p <= pages; p += 1) {
-        answers.push(await client.call('notifications.page', { page: p }));
+  /** The first page (replacing the list) or the page after the ones loaded. */
+  const load = (which: 'first' | 'next') =>
+    serially(async () => {
+      const next = which === 'first' ? 1 : pagesLoaded.current + 1;
+      setBusy(true);
+      setError(null);
+      try {
+        const result = await client.call('notifications.page', { page: next });
+        pagesLoaded.current = next;
+        setItems((current) => (next === 1 ? result.results : [...current, ...result.results]));
+        setUnread(result.unread);
+        setHasMore(result.results.length >= NOTIFICATIONS_PAGE_SIZE);
+      } catch (err) {
+        setError(messageOf(err));
+      } finally {
+        setBusy(false);
       }
-      const last = answers.at(-1);
-      if (!last) return;
-      setItems(answers.flatMap((a) => a.results));
-      setUnread(last.unread);
-      setHasMore(last.results.length >= NOTIFICATIONS_PAGE_SIZE);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+    });
+
+  /** Every page loaded so far, read again (the worker says notifications changed). */
+  const reread = () =>
+    serially(async () => {
+      const pages = pagesLoaded.current;
+      try {
+        const answers = [];
+        for (let p = 1; p <= pages; p += 1) {
+          answers.push(await client.call('notifications.page', { page: p }));
+        }
+        const last = answers.at(-1);
+        if (!last) return;
+        setItems(answers.flatMap((a) => a.results));
+        setUnread(last.unread);
+        setHasMore(last.results.length >= NOTIFICATIONS_PAGE_SIZE);
+      } catch (err) {
+        setError(messageOf(err));
+      }
+    });
 
   const unreadShown = items.filter((item) => !item.read).map((item) => item.id);
   const markAllRead = async () => {
@@ -62,20 +76,16 @@ export function NotificationsPage() {
     }
   };
 
-  // Pages loaded so far, for re-reading them when the worker says notifications changed.
-  const pageRef = useRef(0);
-  pageRef.current = page;
-
   useEffect(() => {
-    void load(1);
+    load('first');
     // Another tab or device marked some read (or new ones arrived): the worker's mirror has the
     // new state, so re-read the pages shown; they answer from the mirror at once.
     const unsubscribe = client.onEvent((event) => {
       if (event.type !== 'changed' || !event.stores.includes('notifications')) return;
-      void reread(pageRef.current);
+      reread();
     });
     return unsubscribe;
-    // Subscribe once per visit; `load` and `reread` only use setters and the stable client.
+    // Subscribe once per visit; `load` and `reread` only use setters, refs and the stable client.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -115,7 +125,7 @@ export function NotificationsPage() {
           type="button"
           className="button secondary"
           disabled={busy}
-          onClick={() => void load(page + 1)}
+          onClick={() => load('next')}
         >
           {busy ? 'Loading…' : 'Load more'}
         </button>

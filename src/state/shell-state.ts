@@ -18,6 +18,16 @@ export type ShellStateDeps = {
 };
 
 /**
+ * How a new overlay width is kept: `live` only shows it (a drag in progress, the navigation's
+ * shrink), `now` stores it at once (a drag's end, maximise), `soon` stores it once the user has
+ * stopped changing it for OVERLAY_WIDTH_SAVE_DELAY_MS (key presses on the resize handle).
+ */
+export type OverlayWidthSave = 'live' | 'now' | 'soon';
+
+/** Quiet time after the last resize key press before the width is stored. */
+export const OVERLAY_WIDTH_SAVE_DELAY_MS = 300;
+
+/**
  * The only writer of signals (shared/ARCHITECTURE.md "The UI"): worker events and the few user
  * actions that change shell state come through here; components only read.
  */
@@ -38,10 +48,21 @@ export function createShellState(deps: ShellStateDeps) {
   /** Set while this tab signs out, so its own logout event is never mistaken for another tab's. */
   let signingOut = false;
 
-  const setPreferences = (preferences: Preferences) =>
+  /*
+   * The width on screen is the user's, so it is authoritative here: an answer to an earlier save
+   * (or the worker's preferences event for it) arrives late and must not undo a newer width.
+   * Every local change gets a number; a save remembers the number it carried.
+   */
+  let widthChange = 0;
+  let widthSavesInFlight = 0;
+  let widthSaveTimer: ReturnType<typeof setTimeout> | null = null;
+  const widthSavePending = () => widthSaveTimer !== null || widthSavesInFlight > 0;
+
+  /** `widths: false` keeps the local overlay widths (a newer local change is not yet stored). */
+  const setPreferences = (preferences: Preferences, widths = !widthSavePending()) =>
     batch(() => {
       $preferences.value = preferences;
-      $overlayWidths.value = { ...preferences.overlay_widths };
+      if (widths) $overlayWidths.value = { ...preferences.overlay_widths };
     });
 
   const setSession = (session: SessionState) => {
@@ -136,14 +157,32 @@ export function createShellState(deps: ShellStateDeps) {
     void client.call('preferences.update', { nav_state: state }).then(setPreferences, () => {});
   };
 
-  /** Live width while dragging or shrinking; `persist` stores it as the type's width. */
-  const setOverlayWidth = (type: string, percent: number, persist: boolean) => {
-    const widths = { ...$overlayWidths.value, [type]: percent };
-    $overlayWidths.value = widths;
-    if (persist) {
-      void client
-        .call('preferences.update', { overlay_widths: widths })
-        .then(setPreferences, () => {});
+  const saveOverlayWidths = () => {
+    if (widthSaveTimer !== null) clearTimeout(widthSaveTimer);
+    widthSaveTimer = null;
+    const carried = widthChange;
+    widthSavesInFlight += 1;
+    void client.call('preferences.update', { overlay_widths: $overlayWidths.value }).then(
+      (preferences) => {
+        widthSavesInFlight -= 1;
+        // Only the answer to the newest change may set the widths; older ones are stale.
+        setPreferences(preferences, carried === widthChange && !widthSavePending());
+      },
+      () => {
+        widthSavesInFlight -= 1;
+      },
+    );
+  };
+
+  /** A new width for an overlay type, shown at once and stored as `save` says. */
+  const setOverlayWidth = (type: string, percent: number, save: OverlayWidthSave) => {
+    widthChange += 1;
+    $overlayWidths.value = { ...$overlayWidths.value, [type]: percent };
+    if (save === 'now') {
+      saveOverlayWidths();
+    } else if (save === 'soon') {
+      if (widthSaveTimer !== null) clearTimeout(widthSaveTimer);
+      widthSaveTimer = setTimeout(saveOverlayWidths, OVERLAY_WIDTH_SAVE_DELAY_MS);
     }
   };
 

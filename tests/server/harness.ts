@@ -39,6 +39,16 @@ const freshPostgresDatabase = async (adminUrl: string) => {
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();
     try {
+      // pg's pool.end() resolves before its clients' sockets have closed; FORCE would kill
+      // those sessions mid-close, which pg reports as an unhandled error. Let them go first.
+      for (let i = 0; i < 250; i++) {
+        const { rows } = await c.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     } finally {
       await c.end();
@@ -72,7 +82,7 @@ export type CallResult = {
  */
 export const createHarness = async (
   storage: Storage,
-  opts: { seed?: boolean; trustProxy?: boolean } = {},
+  opts: { seed?: boolean; trustProxy?: boolean; idempotencyWaitMs?: number } = {},
 ) => {
   const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
@@ -107,6 +117,7 @@ export const createHarness = async (
     publicUrl: () => PUBLIC_URL,
     metrics,
     trustProxy: opts.trustProxy,
+    idempotencyWaitMs: opts.idempotencyWaitMs,
   });
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +179,59 @@ describe.each(STORAGES)('per-address throttling behind a trusted proxy on %s', (
       headers: from('198.51.100.2'),
     });
     expect(elsewhere.status).toBe(200);
+  });
+});
+
+describe.each(STORAGES)('sign-up and password reset per address on %s', (storage) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(storage, { trustProxy: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('refuses a 21st sign-up from one address within 15 minutes', async () => {
+    const signUp = (address: string) =>
+      h.call('POST', '/auth/signup', {
+        key: randomUUID(),
+        body: { name: 'Many', email: `many-${randomUUID()}@example.com`, password: 'long-enough' },
+        headers: from(address),
+      });
+    for (let i = 0; i < 20; i++) expect((await signUp('203.0.113.9')).status).toBe(201);
+    const refused = await signUp('203.0.113.9');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: 'rate_limited',
+      message: 'too many sign-up attempts; try again in 15 minutes',
+    });
+    expect(refused.headers.get('retry-after')).toBe('900');
+    expect((await signUp('198.51.100.9')).status).toBe(201);
+    h.clock.now += 15 * MINUTE;
+    expect((await signUp('203.0.113.9')).status).toBe(201);
+  });
+
+  it('refuses a 21st password reset from one address within 15 minutes', async () => {
+    const { email } = await h.signUp();
+    await h.call('POST', '/auth/forgot-password', { body: { email } });
+    const token = resetTokenFrom(h.mail.sent.at(-1)!.text);
+    const reset = (address: string, resetToken: string) =>
+      h.call('POST', '/auth/reset-password', {
+        body: { token: resetToken, password: 'a-new-password' },
+        headers: from(address),
+      });
+    for (let i = 0; i < 20; i++) {
+      expect((await reset('203.0.113.10', `guess-${i}`.padEnd(43, 'x'))).status).toBe(400);
+    }
+    const refused = await reset('203.0.113.10', token);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: 'rate_limited',
+      message: 'too many password reset attempts; try again in 15 minutes',
+    });
+    expect(refused.headers.get('retry-after')).toBe('900');
+    expect((await reset('198.51.100.10', token)).status).toBe(200);
   });
 });
 

@@ -201,6 +201,29 @@ describe.each(STORAGES)('workspace API on %s', (storage) => {
     expect(empty).toEqual({ changes: [], cursor, has_more: false });
   });
 
+  it('merges concurrent preference updates of different overlays without losing one', async () => {
+    const { session } = await h.signUp();
+    const token = session.id_token;
+    const types = Array.from({ length: 8 }, (_, i) => `overlay-${i}`);
+    const answers = await Promise.all(
+      types.map((type, i) =>
+        h.call('PUT', '/user/preferences', {
+          token,
+          body: { overlay_widths: { [type]: 40 + i } },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(types.length).fill(200));
+    const prefs = await h.call('GET', '/user/preferences', { token });
+    expect(prefs.body.overlay_widths).toEqual(
+      Object.fromEntries(types.map((type, i) => [type, 40 + i])),
+    );
+    // The last change in the feed holds the merged result too.
+    const feed = await changesOf(token);
+    expect(feed.changes.map((c: { seq: number }) => c.seq)).toEqual(types.map((_, i) => i + 1));
+    expect(feed.changes.at(-1).data).toEqual(prefs.body);
+  });
+
   it('merges preference patches', async () => {
     const { session } = await h.signUp();
     const token = session.id_token;
@@ -322,6 +345,56 @@ describe.each(STORAGES)('workspace API on %s', (storage) => {
       expect(feed.changes.map((c: { entity_id: string }) => c.entity_id).sort()).toEqual(
         [...ids].sort(),
       );
+    });
+  });
+
+  describe('debug logs sent with a stale id token', () => {
+    const logsOf = (userId: string) =>
+      h.db
+        .selectFrom('debug_logs')
+        .select(['data', 'expired_token'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+    const send = (token: string | undefined, where: string) =>
+      h.call('POST', '/debug-logs', {
+        token,
+        key: randomUUID(),
+        body: { logData: { where } },
+      });
+
+    // The worker reports a failed refresh with the id token it has left, expired by then.
+    it('keeps a log sent with an expired or revoked id token, marked so', async () => {
+      const { session } = await h.signUp();
+      expect((await send(session.id_token, 'live')).status).toBe(200);
+      h.clock.now += 901_000;
+      const expired = await send(session.id_token, 'refresh failed');
+      expect(expired.status).toBe(200);
+      expect(expired.body).toEqual({ ok: true });
+      // Other calls still ask for a refresh.
+      const poll = await h.call('GET', '/auth/session', { token: session.id_token });
+      expect(poll.status).toBe(403);
+
+      const other = await h.signUp();
+      await h.call('POST', '/auth/signout', { token: other.session.id_token, body: {} });
+      expect((await send(other.session.id_token, 'after sign-out')).status).toBe(200);
+
+      expect(await logsOf(session.user.id)).toEqual([
+        { data: JSON.stringify({ where: 'live' }), expired_token: 0 },
+        { data: JSON.stringify({ where: 'refresh failed' }), expired_token: 1 },
+      ]);
+      expect(await logsOf(other.session.user.id)).toEqual([
+        { data: JSON.stringify({ where: 'after sign-out' }), expired_token: 1 },
+      ]);
+    });
+
+    it('still refuses a log without a token or with an unknown one', async () => {
+      const none = await send(undefined, 'anonymous');
+      expect(none.status).toBe(401);
+      expect(none.body.error).toBe('unauthorized');
+      const unknown = await send('not-a-real-token', 'forged');
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.message).toBe('token is not recognised; sign in again');
     });
   });
 

@@ -267,4 +267,29 @@ describe('createNavMachine', () => {
     vi.advanceTimersByTime(1000);
     expect(machine.state()).toBe('close');
   });
+
+  it('resumes a pending auto-close after dispose (a StrictMode remount)', () => {
+    const { machine, changes } = setup();
+    machine.dispatch({ type: 'close' });
+    vi.advanceTimersByTime(200);
+    machine.dispose();
+    machine.resume();
+    vi.advanceTimersByTime(499);
+    expect(machine.state()).toBe('close');
+    vi.advanceTimersByTime(1);
+    expect(machine.state()).toBe('closed');
+    expect(changes).toEqual(['close', 'closed']);
+  });
+
+  it('resume does nothing outside close, nor twice', () => {
+    const { machine, changes } = setup();
+    machine.resume();
+    vi.advanceTimersByTime(1000);
+    expect(machine.state()).toBe('opened');
+    machine.dispatch({ type: 'close' });
+    machine.resume();
+    machine.resume();
+    vi.advanceTimersByTime(500);
+    expect(changes).toEqual(['close', 'closed']);
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   OVERLAY_TYPES,
+  assistantOverlayAllowed,
+  gateOverlay,
   clampWidth,
   contentShiftPercent,
   dragResize,
@@ -281,5 +283,32 @@ describe('parseOverlay (000 §5)', () => {
       error: 'Invalid Overlay params supplied!',
       detail: 'overlay-deeplink must be a single text value',
     });
+  });
+});
+
+describe('assistant overlay gating (000 §2)', () => {
+  const on = { ask_needl_copilot: true };
+  const opts = (flags: Record<string, boolean>) => ({ product: 'needl', flags });
+
+  it('allows the assistant panel only with ask_{product}_copilot on and outside notebooks', () => {
+    expect(assistantOverlayAllowed('/feeds/home', opts(on))).toBe(true);
+    expect(assistantOverlayAllowed('/feeds/home', opts({}))).toBe(false);
+    expect(assistantOverlayAllowed('/feeds/home', opts({ ask_needl_copilot: false }))).toBe(false);
+    expect(assistantOverlayAllowed('/notebooks', opts(on))).toBe(false);
+    expect(assistantOverlayAllowed('/notebooks/home/chats/', opts(on))).toBe(false);
+    expect(assistantOverlayAllowed('/preview/needl_notebooks/n1', opts(on))).toBe(false);
+    expect(assistantOverlayAllowed('/notebooks-archive', opts(on))).toBe(true);
+  });
+
+  it('turns a refused assistant overlay into no overlay and leaves the others alone', () => {
+    const ask = parseOverlay({ 'overlay-type': 'ask-needl' }, 'needl');
+    expect(gateOverlay(ask, '/feeds/home', opts(on))).toBe(ask);
+    expect(gateOverlay(ask, '/notebooks', opts(on))).toEqual({ status: 'none' });
+    expect(gateOverlay(ask, '/feeds/home', opts({}))).toEqual({ status: 'none' });
+
+    const portfolio = parseOverlay({ 'overlay-type': 'portfolio' }, 'needl');
+    expect(gateOverlay(portfolio, '/notebooks', opts({}))).toBe(portfolio);
+    const broken = parseOverlay({ 'overlay-type': 'report' }, 'needl');
+    expect(gateOverlay(broken, '/notebooks', opts({}))).toBe(broken);
   });
 });

@@ -1,2 +1,22 @@
 // jsdom does not implement scrolling; the router restores scroll on navigation.
 window.scrollTo = () => {};
+
+// jsdom has <dialog> and its `open` attribute but none of its methods. These stand-ins do what
+// the UI relies on: showModal/show open it, close closes it and fires 'close'. (The modal's
+// inert page behind is the browser's part; the e2e suite covers it in Chromium.)
+const dialogProto = HTMLDialogElement.prototype as Partial<HTMLDialogElement>;
+if (typeof dialogProto.showModal !== 'function') {
+  dialogProto.showModal = function showModal(this: HTMLDialogElement) {
+    if (this.open) throw new DOMException('The dialog is already open', 'InvalidStateError');
+    this.open = true;
+  };
+  dialogProto.show = function show(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  dialogProto.close = function close(this: HTMLDialogElement, returnValue?: string) {
+    if (!this.open) return;
+    if (returnValue !== undefined) this.returnValue = returnValue;
+    this.open = false;
+    this.dispatchEvent(new Event('close'));
+  };
+}

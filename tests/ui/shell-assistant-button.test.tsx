@@ -29,6 +29,12 @@ describe('floating assistant button rules (000 §2)', () => {
     expect(mode('/feeds/home', on, 600)).toBe('hidden');
   });
 
+  it('is hidden on tablets too, where the overlay it opens is not shown', () => {
+    expect(mode('/feeds/home', on, 900)).toBe('hidden');
+    expect(mode('/feeds/home', on, 1024)).toBe('hidden');
+    expect(mode('/feeds/home', on, 1025)).toBe('enabled');
+  });
+
   it('is disabled where the spec disables it', () => {
     for (const path of [
       '/feeds/clipped_reports',
@@ -51,11 +57,18 @@ describe('floating assistant button rules (000 §2)', () => {
 describe('floating assistant button', () => {
   it('opens the assistant overlay beside the page', async () => {
     const { history } = await renderShell({ path: '/search?q=rates', session: SIGNED_IN });
-    fireEvent.click(await screen.findByRole('button', { name: 'Ask AskNeedl' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open AskNeedl' }));
     await waitFor(() =>
       expect(new URLSearchParams(history.location.search).get('overlay-type')).toBe('ask-needl'),
     );
     expect(new URLSearchParams(history.location.search).get('q')).toBe('rates');
     expect(await screen.findByTestId('overlay')).toBeTruthy();
+  });
+
+  it('is not offered on a tablet, where clicking it could open nothing', async () => {
+    setViewportWidth(900);
+    await renderShell({ path: '/search?q=rates', session: SIGNED_IN });
+    await screen.findByRole('button', { name: 'Sign out' });
+    expect(screen.queryByRole('button', { name: /AskNeedl/ })).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkerEvent } from '../../contract/worker-api';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 afterEach(() => cleanup());
@@ -62,6 +63,59 @@ describe('sign-in screen', () => {
 
     await waitFor(() => expect(history.location.pathname).toBe('/search'));
     expect(history.location.search).toBe('?q=rates');
+  });
+});
+
+describe('a sign-in in another tab', () => {
+  it('moves an open sign-in screen on to the landing route', async () => {
+    setViewportWidth(1600);
+    const { history, emit } = await renderShell({ path: '/auth/signin' });
+    await screen.findByLabelText('E-mail');
+
+    emit({ type: 'session', session: SIGNED_IN });
+
+    await waitFor(() => expect(history.location.pathname).toBe('/feeds/home'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Data' })).toBeTruthy();
+  });
+
+  it('leaves the stored redirect to the tab that signed in, also from sign-up', async () => {
+    const { history, emit, calls } = await renderShell({
+      path: '/auth/platform-access',
+      handlers: { 'auth.takeRedirect': () => ({ path: '/search?q=rates' }) },
+    });
+    await screen.findByLabelText('Name');
+
+    emit({ type: 'session', session: SIGNED_IN });
+
+    await waitFor(() => expect(history.location.pathname).toBe('/feeds/home'));
+    expect(calls.some((c) => c.op === 'auth.takeRedirect')).toBe(false);
+  });
+
+  it("completes this tab's own sign-in once, though its session event arrives first", async () => {
+    const box: { emit?: (event: WorkerEvent) => void } = {};
+    const { history, calls, emit } = await renderShell({
+      path: '/auth/signin',
+      handlers: {
+        'auth.signIn': () => {
+          // The worker tells every tab, this one too, before the sign-in call answers.
+          box.emit?.({ type: 'session', session: SIGNED_IN });
+          return SIGNED_IN;
+        },
+        'auth.takeRedirect': () => ({ path: '/search?q=rates' }),
+      },
+    });
+    box.emit = emit;
+    const visited: string[] = [];
+    history.subscribe(() => visited.push(history.location.pathname));
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'demo-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(history.location.pathname).toBe('/search'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(history.location.search).toBe('?q=rates');
+    expect(visited).toEqual(['/search']);
+    expect(calls.filter((c) => c.op === 'auth.takeRedirect')).toHaveLength(1);
   });
 });
 

@@ -8,6 +8,7 @@ import { createWorkspaceClient } from '../../src/workspace-client';
 import { createFakeWorkspace } from './shell-fake-workspace';
 import { createLazyPageLoader, isModuleLoadError } from '../../src/shell/lazy-page';
 import { ErrorBoundaryProbe } from './shell-error-probe';
+import { ShellErrorBoundary } from '../../src/shell/error-boundary';
 
 afterEach(() => cleanup());
 
@@ -94,6 +95,31 @@ describe('a lazily loaded screen whose module fails to load', () => {
     await screen.findByText('error caught');
     expect(reloads).toHaveLength(1);
     expect(errors[0]).toBe(chunkError);
+    quiet.mockRestore();
+  });
+});
+
+describe('an error that escapes the router', () => {
+  it('shows the error screen, and "Go back" shows the page gone back to', async () => {
+    window.history.pushState({}, '', '/feeds/home');
+    window.history.pushState({}, '', '/broken');
+    function Page() {
+      if (window.location.pathname === '/broken') throw new Error('The shell could not start');
+      return <p>The page before</p>;
+    }
+    // React reports the caught error on the console; what the user sees is what matters.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <ShellErrorBoundary>
+        <Page />
+      </ShellErrorBoundary>,
+    );
+    expect(screen.getByText('The shell could not start')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
+    expect(await screen.findByText('The page before')).toBeTruthy();
+    expect(window.location.pathname).toBe('/feeds/home');
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
     quiet.mockRestore();
   });
 });

@@ -1,5 +1,6 @@
 import { createMemoryHistory } from '@tanstack/react-router';
 import { act, render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import type {
   OpInput,
   OpName,
@@ -72,6 +73,8 @@ export async function renderShell(opts: {
   session?: SessionState;
   handlers?: Handlers;
   tabId?: string;
+  /** Render under React's StrictMode, as the browser entry (src/main.tsx) does. */
+  strict?: boolean;
 }) {
   const fake = createFakeWorkspace(opts.handlers, opts.session);
   const client = createWorkspaceClient({ api: fake.api, tabId: opts.tabId ?? 'tab-1' });
@@ -90,7 +93,8 @@ export async function renderShell(opts: {
       removeItem: (key) => void storage.delete(key),
     },
   });
-  const view = render(<ShellApp shell={shell} reload={reload} />);
+  const app = <ShellApp shell={shell} reload={reload} />;
+  const view = render(opts.strict ? <StrictMode>{app}</StrictMode> : app);
   return { ...fake, ...view, shell, history, reloads };
 }
 

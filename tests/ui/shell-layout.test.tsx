@@ -122,16 +122,20 @@ describe('overlay host', () => {
     const handle = await screen.findByRole('separator', { name: 'Resize panel' });
     fireEvent.keyDown(handle, { key: 'ArrowLeft' });
     await waitFor(() => expect(screen.getByTestId('overlay').style.width).toBe('816px'));
-    expect(calls.find((c) => c.op === 'preferences.update')?.input).toEqual({
-      overlay_widths: { portfolio: 51 },
-    });
+    await waitFor(() =>
+      expect(calls.find((c) => c.op === 'preferences.update')?.input).toEqual({
+        overlay_widths: { portfolio: 51 },
+      }),
+    );
   });
 
   it('the assistant overlay header has maximise and close, and history only with its flag', async () => {
     await renderShell({
       path: '/feeds/home?overlay-type=ask-needl',
       session: SIGNED_IN,
-      handlers: { 'flags.get': () => ({ my_data: true, ask_needl_history: true }) },
+      handlers: {
+        'flags.get': () => ({ my_data: true, ask_needl_copilot: true, ask_needl_history: true }),
+      },
     });
     const panel = await screen.findByTestId('overlay');
     expect(panel.style.width).toBe('560px');

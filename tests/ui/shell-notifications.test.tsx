@@ -80,4 +80,47 @@ describe('notifications page', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.getByText('All read')).toBeTruthy();
   });
+
+  it('a re-read racing "Load more" neither cuts the list back nor skips a page', async () => {
+    // Calls by number: #2 is "Load more" (page 2), #3 the re-read's page 1; both answer late.
+    const late = new Map<number, () => void>();
+    let callNo = 0;
+    const { emit, calls } = await renderShell({
+      path: '/notifications',
+      session: SIGNED_IN,
+      handlers: {
+        'notifications.page': ({ page }) => {
+          callNo += 1;
+          const answer = {
+            results: all.slice((page - 1) * 20, page * 20),
+            page,
+            page_size: 20,
+            total: all.length,
+            unread: 3,
+          };
+          if (callNo !== 2 && callNo !== 3) return answer;
+          return new Promise((resolve) => late.set(callNo, () => resolve(answer)));
+        },
+      },
+    });
+    expect(await screen.findByText('Filing 20')).toBeTruthy();
+    const pages = () => calls.filter((c) => c.op === 'notifications.page').map((c) => c.input);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(late.has(2)).toBe(true));
+    emit({ type: 'changed', stores: ['notifications'] });
+    await new Promise((r) => setTimeout(r, 20));
+
+    late.get(2)?.();
+    await waitFor(() => expect(late.has(3)).toBe(true));
+    late.get(3)?.();
+
+    // The re-read covers every page loaded by then: both of them.
+    await waitFor(() =>
+      expect(pages()).toEqual([{ page: 1 }, { page: 2 }, { page: 1 }, { page: 2 }]),
+    );
+    expect(await screen.findByText('Filing 25')).toBeTruthy();
+    expect(document.querySelectorAll('.notification-list > li')).toHaveLength(25);
+    expect(screen.queryByRole('button', { name: /Load more/ })).toBeNull();
+  });
 });

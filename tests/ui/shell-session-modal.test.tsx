@@ -1,5 +1,5 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 afterEach(() => cleanup());
@@ -23,17 +23,41 @@ describe('sign-in-required modal', () => {
     expect(reloads).toHaveLength(1);
   });
 
+  it('is a modal dialog: the page behind it is out of reach', async () => {
+    const showModal = vi.spyOn(HTMLDialogElement.prototype, 'showModal');
+    const { emit } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    await screen.findByRole('heading', { level: 1, name: 'My Data' });
+    emit({ type: 'logout', reason: 'session-lost', origin_tab: null });
+
+    const dialog = await screen.findByRole('dialog');
+    // A native modal dialog: the browser makes everything else inert (focus, clicks, readers).
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(showModal).toHaveBeenCalledTimes(1);
+    expect(showModal.mock.contexts[0]).toBe(dialog);
+    expect((dialog as HTMLDialogElement).open).toBe(true);
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Reload' }));
+    showModal.mockRestore();
+  });
+
   it('cannot be closed by clicking outside or pressing Escape', async () => {
     const { emit } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
     await screen.findByRole('heading', { level: 1, name: 'My Data' });
     emit({ type: 'logout', reason: 'session-lost', origin_tab: null });
-    const dialog = await screen.findByRole('dialog');
+    const dialog = (await screen.findByRole('dialog')) as HTMLDialogElement;
 
-    fireEvent.click(screen.getByTestId('sign-in-required-backdrop'));
+    // Outside a modal dialog is its backdrop: a click there lands on the dialog element.
+    fireEvent.click(dialog);
     fireEvent.mouseDown(document.body);
-    fireEvent.keyDown(dialog, { key: 'Escape' });
+    // Escape is refused twice over: the key press and the close request it makes ('cancel').
+    expect(fireEvent.keyDown(dialog, { key: 'Escape' })).toBe(false);
+    expect(fireEvent(dialog, new Event('cancel', { cancelable: true }))).toBe(false);
     fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect(dialog.open).toBe(true);
 
+    // A browser that closes it anyway (Chrome does on a repeated Escape) sees it open again.
+    act(() => dialog.close());
+    expect(dialog.open).toBe(true);
     expect(screen.getByRole('dialog')).toBe(dialog);
   });
 

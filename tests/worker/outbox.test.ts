@@ -1,7 +1,9 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { createBroadcastHub, createMemoryLocks } from '../../worker/testing';
 import {
   createFaultyFetch,
+  createGate,
   errorResponse,
   newUser,
   serverView,
@@ -153,5 +155,42 @@ describe('outbox', () => {
     await a.api.call('analytics.report', report);
     await ws.workspace.idle();
     expect(net.state.sent.filter((s) => s === 'POST /api/needl-analytics/report')).toHaveLength(1);
+  });
+
+  it('sends a change made while another worker instance drains (dedicated-worker fallback)', async () => {
+    const profile = {
+      indexedDB: new IDBFactory(),
+      locks: createMemoryLocks(),
+      broadcastChannel: createBroadcastHub().channel,
+    };
+    const net = createFaultyFetch();
+    const user = newUser();
+    const one = workspace({ ...profile, fetch: net.fetch });
+    const two = workspace(profile);
+    const a = await one.tab('tab-a');
+    const b = await two.tab('tab-b');
+    await a.api.call('auth.signUp', user);
+    await b.waitFor((e) => e.type === 'session');
+    await one.workspace.idle();
+    await two.workspace.idle();
+
+    // The first worker is mid-drain (its send answered but not yet heard) ...
+    const gate = createGate();
+    net.state.rule = (url, init) =>
+      isPreferencesPut(url, init.method) ? { hold: gate.opened } : null;
+    const first = a.api.call('preferences.update', { nav_state: 'peek' });
+    await expect.poll(() => net.state.held).toBe(1);
+    // ... when the second worker stores a change: it answers at once, from the mirror.
+    const answer = await b.api.call('preferences.update', { overlay_widths: { preview: 55 } });
+    expect(answer).toMatchObject({ nav_state: 'peek', overlay_widths: { preview: 55 } });
+
+    gate.open();
+    await first;
+    await one.workspace.idle();
+    await two.workspace.idle();
+    expect(await b.api.call('outbox.list', {})).toEqual([]);
+    const { changes, preferences } = await preferenceChanges(user);
+    expect(preferences).toEqual({ nav_state: 'peek', overlay_widths: { preview: 55 } });
+    expect(changes).toHaveLength(2);
   });
 });

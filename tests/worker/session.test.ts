@@ -1,14 +1,17 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerEvent } from '../../contract/worker-api';
+import type { FetchLike } from '../../worker/deps';
 import {
   createBroadcastHub,
   createManualClock,
   createMemoryLocks,
   createScriptedFetch,
   settle,
+  type RecordedRequest,
+  type ScriptedReply,
 } from '../../worker/testing';
-import { DEMO, newUser, setupWorkspaceSuite } from './support';
+import { createFaultyFetch, createGate, DEMO, newUser, setupWorkspaceSuite } from './support';
 
 const TTL_SECONDS = 60;
 /** The server's clock: tests move it past the id token's lifetime. */
@@ -24,6 +27,46 @@ const { workspace } = setupWorkspaceSuite({
   now: () => Date.now() + skewMs,
 });
 const isLogout = (e: WorkerEvent) => e.type === 'logout';
+
+const userNamed = (name: string) => ({
+  id: `user-${name}`,
+  email: `${name}@example.com`,
+  name,
+  organization_id: 'o1',
+  created_at: '2024-01-01T00:00:00.000Z',
+});
+const sessionOf = (name: string, round = 1) => ({
+  id_token: `${name}-id-${round}`,
+  refresh_token: `${name}-refresh-${round}`.padEnd(24, '.'),
+  expires_in: 60,
+  user: userNamed(name),
+});
+const ORG = { id: 'o1', name: 'Research', role: 'owner', permissions: [], members_count: 1 };
+const EXPIRED: ScriptedReply = {
+  status: 403,
+  body: { error: 'token_expired', message: 'id token has expired; refresh it' },
+};
+const pathOf = (url: string) => new URL(url).pathname.replace(/^\/api/, '');
+
+/**
+ * A scripted server where ada signs in: `answer` picks the replies a test is about (by path),
+ * the rest get harmless defaults.
+ */
+function scriptedServer(answer: (path: string, request: RecordedRequest) => ScriptedReply | null) {
+  return createScriptedFetch((request) => {
+    const path = pathOf(request.url);
+    const special = answer(path, request);
+    if (special) return special;
+    if (path === '/auth/signin') return { status: 200, body: sessionOf('ada') };
+    if (path === '/feature/config') return { status: 200, body: { results: {} } };
+    if (path === '/user/preferences') {
+      return { status: 200, body: { nav_state: null, overlay_widths: {} } };
+    }
+    if (path === '/organizations/self') return { status: 200, body: ORG };
+    return { status: 200, body: { changes: [], cursor: 0, has_more: false, ok: true } };
+  });
+}
+const ADA = { email: 'ada@example.com', password: 'whatever' };
 
 describe('session across tabs', () => {
   it('signs in from one tab and every tab hears of it', async () => {
@@ -156,7 +199,9 @@ describe('session across tabs', () => {
       expect(await tab.waitFor(isLogout)).toMatchObject({ reason: 'session-lost' });
     }
     expect(await a.api.call('auth.session', {})).toEqual({ status: 'signed-out' });
-    expect(requests.some((r) => r.url.endsWith('/debug-logs'))).toBe(true);
+    // Logged with the token that failed: the server still knows whose it is.
+    const log = requests.find((r) => r.url.endsWith('/debug-logs'));
+    expect(log?.headers.token).toBe('t1');
   });
 
   it('resumes the session in a new worker instance over the same IndexedDB', async () => {
@@ -193,6 +238,178 @@ describe('session across tabs', () => {
     });
     await ws.workspace.idle();
     expect(a.events.some((e) => e.type === 'reload')).toBe(false);
+  });
+});
+
+describe('refresh failures that must not sign anyone out', () => {
+  it('keeps the session when /auth/refresh answers 5xx (a deploy), failing only the call', async () => {
+    const { fetch } = scriptedServer((path) => {
+      if (path === '/organizations/self') return EXPIRED;
+      if (path === '/auth/refresh') {
+        return { status: 503, body: { error: 'internal', message: 'server is restarting' } };
+      }
+      return null;
+    });
+    const ws = workspace({ fetch });
+    const a = await ws.tab('tab-a');
+    await a.api.call('auth.signIn', ADA);
+    await ws.workspace.idle();
+    await expect(a.api.call('org.self', {})).rejects.toMatchObject({
+      status: 503,
+      message: 'server is restarting',
+    });
+    await ws.workspace.idle();
+    expect(a.events.some(isLogout)).toBe(false);
+    expect(await a.api.call('auth.session', {})).toMatchObject({ status: 'signed-in' });
+  });
+
+  it('repeats a refresh whose answer was lost under the same key: the server replays it', async () => {
+    const net = createFaultyFetch();
+    const ws = workspace({ fetch: net.fetch });
+    const a = await ws.tab();
+    await a.api.call('auth.signUp', newUser());
+    await ws.workspace.idle();
+    skewMs = (TTL_SECONDS + 5) * 1000;
+
+    // The server rotates the refresh token every time; every answer is lost on the way back.
+    net.state.rule = (url) => (url.endsWith('/auth/refresh') ? 'lose-response' : null);
+    await expect(a.api.call('org.self', {})).rejects.toMatchObject({ status: 0 });
+    net.state.rule = null;
+    expect((await a.api.call('org.self', {})).role).toBe('owner');
+    expect(a.events.some(isLogout)).toBe(false);
+    expect(await a.api.call('auth.session', {})).toMatchObject({ status: 'signed-in' });
+  });
+});
+
+describe('sign-out and sign-in while a request is on its way', () => {
+  it('a sign-out during a refresh does not bring the session back', async () => {
+    const indexedDB = new IDBFactory();
+    const net = createFaultyFetch();
+    const ws = workspace({ indexedDB, fetch: net.fetch });
+    const a = await ws.tab('tab-a');
+    await a.api.call('auth.signUp', newUser());
+    await ws.workspace.idle();
+    skewMs = (TTL_SECONDS + 5) * 1000;
+
+    const gate = createGate();
+    net.state.rule = (url) => (url.endsWith('/auth/refresh') ? { hold: gate.opened } : null);
+    const org = a.api.call('org.self', {}).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await expect.poll(() => net.state.held).toBe(1);
+    const signedOut = a.api.call('auth.signOut', {});
+    expect(await a.waitFor(isLogout, { timeoutMs: 3_000 })).toEqual({
+      type: 'logout',
+      reason: 'signed-out',
+      origin_tab: 'tab-a',
+    });
+    gate.open();
+    await signedOut;
+    expect(await org).toBe('failed');
+    await ws.workspace.idle();
+    expect(await a.api.call('auth.session', {})).toEqual({ status: 'signed-out' });
+    const next = workspace({ indexedDB });
+    expect((await next.tab()).session).toEqual({ status: 'signed-out' });
+  });
+
+  it("does not retry one account's request with the next account's token", async () => {
+    const gate = createGate();
+    const sent: Array<{ path: string; token?: string }> = [];
+    const reply = (status: number, body: unknown) => ({
+      status,
+      text: async () => JSON.stringify(body),
+    });
+    const fetch: FetchLike = async (url, init) => {
+      const path = pathOf(url);
+      sent.push({ path, token: init.headers.token });
+      if (path === '/auth/signin') {
+        const { email } = JSON.parse(init.body ?? '{}') as { email: string };
+        return reply(200, sessionOf(email.split('@')[0]));
+      }
+      if (path === '/organizations/self' && init.headers.token === 'ada-id-1') {
+        await gate.opened;
+        return reply(403, (EXPIRED as { body: unknown }).body);
+      }
+      if (path === '/organizations/self') return reply(200, ORG);
+      if (path === '/auth/refresh') return reply(200, sessionOf('ada', 2));
+      if (path === '/feature/config') return reply(200, { results: {} });
+      if (path === '/user/preferences') return reply(200, { nav_state: null, overlay_widths: {} });
+      return reply(200, { changes: [], cursor: 0, has_more: false, ok: true });
+    };
+    const ws = workspace({ fetch });
+    const a = await ws.tab('tab-a');
+    const b = await ws.tab('tab-b');
+    await a.api.call('auth.signIn', ADA);
+    await ws.workspace.idle();
+    const org = a.api.call('org.self', {}).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await expect.poll(() => sent.some((r) => r.path === '/organizations/self')).toBe(true);
+    await b.api.call('auth.signIn', { email: 'bob@example.com', password: 'whatever' });
+    gate.open();
+    expect(await org).toBe('failed');
+    const asBob = sent.filter((r) => r.path === '/organizations/self' && r.token === 'bob-id-1');
+    expect(asBob).toEqual([]);
+  });
+
+  it('signing out of a session that can no longer be refreshed shows no sign-in-required modal', async () => {
+    const { fetch, requests } = scriptedServer((path) => {
+      if (path === '/auth/signout' || path === '/organizations/self') return EXPIRED;
+      if (path === '/auth/refresh') {
+        return { status: 401, body: { error: 'unauthorized', message: 'refresh token revoked' } };
+      }
+      return null;
+    });
+    const ws = workspace({ fetch });
+    const a = await ws.tab('tab-a');
+    const b = await ws.tab('tab-b');
+    await a.api.call('auth.signIn', ADA);
+    await ws.workspace.idle();
+    await a.api.call('auth.signOut', {});
+    await ws.workspace.idle();
+    await settle();
+    for (const tab of [a, b]) {
+      expect(tab.events.filter(isLogout)).toEqual([
+        { type: 'logout', reason: 'signed-out', origin_tab: 'tab-a' },
+      ]);
+    }
+    expect(requests.some((r) => r.url.endsWith('/auth/refresh'))).toBe(false);
+    // The server is told best effort, with the refresh token to revoke.
+    const signOut = requests.find((r) => r.url.endsWith('/auth/signout'));
+    expect(JSON.parse(signOut?.body ?? '{}')).toEqual({
+      refresh_token: sessionOf('ada').refresh_token,
+    });
+    expect(await a.api.call('auth.session', {})).toEqual({ status: 'signed-out' });
+  });
+});
+
+describe('logs with no token to go with (000 §8)', () => {
+  it('keeps the last 20 no-token logs and sends them after the next sign-in', async () => {
+    const { fetch, requests } = scriptedServer(() => null);
+    const ws = workspace({ fetch });
+    const a = await ws.tab('tab-a');
+    for (let i = 0; i < 25; i += 1) void a.api.call('flags.get', {});
+    await a.waitFor(isLogout);
+    await ws.workspace.idle();
+    const logs = () => requests.filter((r) => r.url.endsWith('/debug-logs'));
+    expect(logs()).toEqual([]);
+
+    await a.api.call('auth.signIn', ADA);
+    await ws.workspace.idle();
+    expect(logs()).toHaveLength(20);
+    for (const log of logs()) {
+      expect(log.headers.token).toBe(sessionOf('ada').id_token);
+      expect(JSON.parse(log.body ?? '{}').logData).toMatchObject({
+        event: 'no_token',
+        call: 'flags.get',
+      });
+    }
+    // Sent once: a later sign-in has nothing left to send.
+    await a.api.call('auth.signIn', ADA);
+    await ws.workspace.idle();
+    expect(logs()).toHaveLength(20);
   });
 });
 

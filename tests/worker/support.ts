@@ -6,6 +6,7 @@ import type { Change } from '../../contract/sync';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import type { FetchLike, RequestInitLike } from '../../worker/deps';
+import { openMirror, type Mirror } from '../../worker/mirror';
 import {
   createHeadlessWorkspace,
   nodeFetch,
@@ -112,15 +113,27 @@ export async function serverView(baseUrl: string, email: string, password: strin
   };
 }
 
-type Rule = (url: string, init: RequestInitLike) => 'offline' | 'lose-response' | Response | null;
+/** Holds answers back until it opens. */
+export function createGate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+type Verdict = 'offline' | 'lose-response' | Response | { hold: Promise<void> } | null;
+type Rule = (url: string, init: RequestInitLike) => Verdict;
 
 /**
  * Node's fetch with a switchable fault: `offline` fails every request before it leaves;
  * `rule` picks per request: 'offline', 'lose-response' (the server gets and applies it, the
- * answer is lost on the way back), a canned Response, or null to pass through.
+ * answer is lost on the way back), a canned Response, `{ hold: promise }` (the server answers
+ * at once, the worker hears only once the promise resolves; `held` counts such answers), or
+ * null to pass through.
  */
 export function createFaultyFetch() {
-  const state = { offline: false, rule: null as Rule | null, sent: [] as string[] };
+  const state = { offline: false, rule: null as Rule | null, sent: [] as string[], held: 0 };
   const fetch: FetchLike = async (url, init) => {
     const verdict = state.offline ? 'offline' : (state.rule?.(url, init) ?? null);
     if (verdict === 'offline') throw new TypeError('fetch failed (offline)');
@@ -131,9 +144,30 @@ export function createFaultyFetch() {
       await response.text();
       throw new TypeError('fetch failed (connection reset)');
     }
+    if (verdict && 'hold' in verdict) {
+      const text = await response.text();
+      state.held += 1;
+      await verdict.hold;
+      return { status: response.status, text: async () => text };
+    }
     return response;
   };
   return { fetch, state };
+}
+
+/** A second connection to a headless workspace's IndexedDB mirror, to look at what it holds. */
+export const mirrorOf = (ws: HeadlessWorkspace): Promise<Mirror> =>
+  openMirror(ws.deps.indexedDB, ws.deps.dbName ?? `${ws.deps.product}-workspace`);
+
+/** Creates an account on the server without any worker (a person who exists elsewhere). */
+export async function createAccount(baseUrl: string, user: ReturnType<typeof newUser>) {
+  const response = await fetch(`${baseUrl}/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (response.status !== 201)
+    throw new Error(`createAccount: sign-up answered ${response.status}`);
 }
 
 export const errorResponse = (status: number, error: string, message: string) =>

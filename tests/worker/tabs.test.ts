@@ -6,6 +6,7 @@ import {
   createBroadcastHub,
   createManualClock,
   createMemoryLocks,
+  settle,
   type ManualClock,
 } from '../../worker/testing';
 import { newUser, setupWorkspaceSuite } from './support';
@@ -117,5 +118,63 @@ describe('tab liveness (a Web Lock per tab)', () => {
     await ws.tab('b');
     await a.api.call('tab.bye', {});
     expect(ws.workspace.tabIds()).toEqual(['b']);
+  });
+
+  it('keeps serving a tab whose event handling throws (a UI bug is not a dead tab)', async () => {
+    const clock = createManualClock();
+    const ws = workspace({ clock });
+    const quiet = await ws.tab('quiet', { visible: false });
+    const buggy = await ws.tab('buggy', {
+      visible: true,
+      onEvent: () => {
+        throw new Error('the page failed to render the event');
+      },
+    });
+    await quiet.api.call('auth.signUp', newUser());
+    await buggy.waitFor((e) => e.type === 'session');
+    await ws.workspace.idle();
+    expect(ws.workspace.tabIds()).toEqual(['quiet', 'buggy']);
+    // Its visibility still counts: the auth poll runs for it.
+    expect(await pollsOver(clock, [ws], 1)).toBe(1);
+
+    const since = buggy.events.length;
+    await quiet.api.call('auth.signOut', {});
+    expect(await buggy.waitFor((e) => e.type === 'logout', { since })).toMatchObject({
+      reason: 'signed-out',
+      origin_tab: 'quiet',
+    });
+  });
+});
+
+/** Resolves when the other end of `port` is closed. */
+const closedOn = (port: MessagePort) =>
+  new Promise<void>((resolve) => port.addEventListener('close', () => resolve()));
+
+describe('ports (each tab connection is one port)', () => {
+  it("closes a dropped tab's port", async () => {
+    const ws = workspace();
+    await ws.tab('live');
+    const dead = await ws.tab('dead');
+    const closed = closedOn(dead.port);
+    dead.releaseLock();
+    await closed;
+    expect(ws.workspace.tabIds()).toEqual(['live']);
+  });
+
+  it('closes a connection that never says hello within 60 s', async () => {
+    const clock = createManualClock();
+    const ws = workspace({ clock });
+    const { port1, port2 } = new MessageChannel();
+    let closed = false;
+    void closedOn(port2).then(() => {
+      closed = true;
+    });
+    ws.workspace.connect(port1);
+    await clock.advance(59_999);
+    await settle();
+    expect(closed).toBe(false);
+    await clock.advance(1);
+    await expect.poll(() => closed).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
   });
 });

@@ -20,7 +20,7 @@ export function SignInPage() {
   const { errors, formError, busy, onSubmit } = useAuthForm({
     labels: LABELS,
     parse: () => SignInBody.safeParse({ email, password }),
-    send: async (body) => completeSignIn(await client.call('auth.signIn', body)),
+    send: (body) => completeSignIn(() => client.call('auth.signIn', body)),
   });
 
   return (

@@ -35,7 +35,7 @@ export function SignUpPage() {
         ...(organization ? { organization } : {}),
       });
     },
-    send: async (body) => completeSignIn(await client.call('auth.signUp', body)),
+    send: (body) => completeSignIn(() => client.call('auth.signUp', body)),
   });
 
   return (
