@@ -149,6 +149,19 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     );
   };
 
+  /** A fresh token for `stale`; a failed refresh is logged (with the stale token) and rethrown. */
+  async function refreshOrLog(stale: string, label: string): Promise<string> {
+    try {
+      return await deps.auth.refresh(stale);
+    } catch (refreshError) {
+      void log(
+        { event: 'token_refresh_failed', call: label, message: messageOf(refreshError) },
+        stale,
+      );
+      throw refreshError;
+    }
+  }
+
   async function call<N extends EndpointName>(
     name: N,
     options: CallOptions<N> = {},
@@ -172,14 +185,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     let refreshes = 0;
     if (token && !own && deps.auth.expired?.(token)) {
       // Known to be expired: refresh first rather than spend a round trip on the 403.
-      const stale = token;
-      try {
-        token = await deps.auth.refresh(stale);
-      } catch (refreshError) {
-        const logData = { event: 'token_refresh_failed', call: label };
-        void log({ ...logData, message: messageOf(refreshError) }, stale);
-        throw refreshError;
-      }
+      token = await refreshOrLog(token, label);
     }
     for (;;) {
       const headers: Record<string, string> = {
@@ -231,13 +237,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         const stale: string = token;
         if (refreshes < TOKEN_REFRESH_RETRIES) {
           refreshes += 1;
-          try {
-            token = await deps.auth.refresh(stale);
-          } catch (refreshError) {
-            const logData = { event: 'token_refresh_failed', call: label };
-            void log({ ...logData, message: messageOf(refreshError) }, stale);
-            throw refreshError;
-          }
+          token = await refreshOrLog(stale, label);
           continue;
         }
         void log({ event: 'forbidden_after_refresh', call: label, message: error.message }, stale);
