@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { assistantLabel } from '../lib/product';
 import { overlayWidths, type OverlayParse } from '../lib/overlay';
 import { routesFor } from '../lib/routes';
@@ -38,14 +39,15 @@ function CloseButton(props: { onClose: () => void }) {
   );
 }
 
-/** The header of every panel but the assistant: the title and close. */
-function PlainHeader(props: { title: string; onClose: () => void }) {
+/** A panel header: the title (focused on open), any extra actions, and close. */
+function PanelHeader(props: { title: string; onClose: () => void; children?: ReactNode }) {
   return (
     <header className="overlay-header">
       <h2 tabIndex={-1} data-overlay-heading>
         {props.title}
       </h2>
       <div className="overlay-actions">
+        {props.children}
         <CloseButton onClose={props.onClose} />
       </div>
     </header>
@@ -67,35 +69,29 @@ function AssistantHeader(props: {
   const maximised = props.widthPercent >= max;
   const hasHistory = state.$flags.value[`ask_${product}_history`] === true;
   return (
-    <header className="overlay-header">
-      <h2 tabIndex={-1} data-overlay-heading>
-        {props.title}
-      </h2>
-      <div className="overlay-actions">
+    <PanelHeader title={props.title} onClose={props.onClose}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={maximised ? 'Minimise panel' : 'Maximise panel'}
+        aria-pressed={maximised}
+        title={maximised ? 'Minimise' : 'Maximise'}
+        onClick={() => props.onResize(maximised ? min : max)}
+      >
+        {maximised ? '⤡' : '⤢'}
+      </button>
+      {hasHistory ? (
         <button
           type="button"
           className="icon-button"
-          aria-label={maximised ? 'Minimise panel' : 'Maximise panel'}
-          aria-pressed={maximised}
-          title={maximised ? 'Minimise' : 'Maximise'}
-          onClick={() => props.onResize(maximised ? min : max)}
+          aria-label="Conversation history"
+          title="History"
+          onClick={() => void navigate({ to: routesFor(product).assistant.history })}
         >
-          {maximised ? '⤡' : '⤢'}
+          ⟲
         </button>
-        {hasHistory ? (
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Conversation history"
-            title="History"
-            onClick={() => void navigate({ to: routesFor(product).assistant.history })}
-          >
-            ⟲
-          </button>
-        ) : null}
-        <CloseButton onClose={props.onClose} />
-      </div>
-    </header>
+      ) : null}
+    </PanelHeader>
   );
 }
 
@@ -113,7 +109,7 @@ export function OverlayBody(props: {
   if (overlay.status === 'error') {
     return (
       <>
-        <PlainHeader title={props.title} onClose={props.onClose} />
+        <PanelHeader title={props.title} onClose={props.onClose} />
         <div className="overlay-content">
           <p className="overlay-error" role="alert">
             {overlay.error}
@@ -136,7 +132,7 @@ export function OverlayBody(props: {
           onResize={props.onResize}
         />
       ) : (
-        <PlainHeader title={props.title} onClose={props.onClose} />
+        <PanelHeader title={props.title} onClose={props.onClose} />
       )}
       <div className="overlay-content">
         <div className="not-available" role="status">
