@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { Ok } from './common';
+import { defineDomain, Empty, endpoint, LIMITS, op, text } from './define';
 
 const email = z
-  .string()
+  .string({ message: 'email is required' })
+  .max(LIMITS.email, { message: `email must be at most ${LIMITS.email} characters` })
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: 'email must be a valid e-mail address' }));
@@ -13,10 +16,10 @@ const password = z
 /** The platform-access (sign-up) screen's form. */
 export const SignUpBody = z
   .object({
-    name: z.string().trim().min(1, { message: 'name is required' }).max(120),
+    name: text('name', 120).trim().min(1, { message: 'name is required' }),
     email,
     password,
-    organization: z.string().trim().min(1).max(120).optional(),
+    organization: text('organization', 120).trim().min(1).optional(),
   })
   .strict();
 export type SignUpBody = z.infer<typeof SignUpBody>;
@@ -67,3 +70,96 @@ export type Session = z.infer<typeof Session>;
 /** The auth poll's answer (GET /auth/session). */
 export const SessionCheck = z.object({ user: User, expires_at: z.string() });
 export type SessionCheck = z.infer<typeof SessionCheck>;
+
+/** What a tab knows of the session. */
+export const SessionState = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('signed-in'), user: User }),
+  z.object({ status: z.literal('signed-out') }),
+]);
+export type SessionState = z.infer<typeof SessionState>;
+
+/**
+ * Accounts and the session. The /auth/* paths are "not shown" in the spec and designed here.
+ */
+export const auth = defineDomain({
+  name: 'auth',
+  endpoints: {
+    signUp: endpoint({
+      method: 'post',
+      path: '/auth/signup',
+      auth: false,
+      body: SignUpBody,
+      response: Session,
+      status: 201,
+      summary: 'Sign up (platform access)',
+    }),
+    signIn: endpoint({
+      method: 'post',
+      path: '/auth/signin',
+      auth: false,
+      body: SignInBody,
+      response: Session,
+      status: 200,
+      summary: 'Sign in with e-mail and password',
+    }),
+    refresh: endpoint({
+      method: 'post',
+      path: '/auth/refresh',
+      auth: false,
+      body: RefreshBody,
+      response: Session,
+      status: 200,
+      summary: 'Trade a refresh token for a fresh pair (rotates it)',
+    }),
+    signOut: endpoint({
+      method: 'post',
+      path: '/auth/signout',
+      auth: true,
+      body: SignOutBody,
+      response: Ok,
+      status: 200,
+      summary: 'Sign out: revokes the id token and the refresh token',
+    }),
+    forgotPassword: endpoint({
+      method: 'post',
+      path: '/auth/forgot-password',
+      auth: false,
+      body: ForgotPasswordBody,
+      response: Ok,
+      status: 200,
+      summary: 'Mail a password reset link',
+    }),
+    resetPassword: endpoint({
+      method: 'post',
+      path: '/auth/reset-password',
+      auth: false,
+      body: ResetPasswordBody,
+      response: Ok,
+      status: 200,
+      summary: 'Set a new password with a reset token',
+    }),
+    session: endpoint({
+      method: 'get',
+      path: '/auth/session',
+      auth: true,
+      response: SessionCheck,
+      status: 200,
+      summary: 'The auth poll: is this id token still good?',
+    }),
+  },
+  ops: {
+    'auth.session': op(Empty, SessionState),
+    'auth.signIn': op(SignInBody, SessionState),
+    'auth.signUp': op(SignUpBody, SessionState),
+    'auth.forgotPassword': op(ForgotPasswordBody, Ok),
+    'auth.resetPassword': op(ResetPasswordBody, Ok),
+    'auth.signOut': op(Empty, z.void()),
+    /** After an OAuth sign-in the other tabs reload (000 §4). */
+    'auth.oauthComplete': op(Empty, z.void()),
+    /** Stored redirect: saved while signed out off the auth paths, taken on the first signed-in load. */
+    'auth.storeRedirect': op(z.object({ path: text('path', LIMITS.path) }), z.void()),
+    'auth.takeRedirect': op(Empty, z.object({ path: z.string().nullable() })),
+  },
+  changes: {},
+  stores: [],
+});

@@ -20,12 +20,5 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const Ok = z.object({ ok: z.literal(true), message: z.string().optional() });
 export type Ok = z.infer<typeof Ok>;
 
-export const Health = z.object({
-  status: z.literal('ok'),
-  product: z.string(),
-  database: z.enum(['sqlite', 'postgres']),
-});
-export type Health = z.infer<typeof Health>;
-
 /** ISO-8601 timestamps on the wire. */
 export const Timestamp = z.string().datetime({ offset: true });

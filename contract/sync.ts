@@ -1,18 +1,13 @@
 import { z } from 'zod';
+import { defineDomain, Empty, endpoint, op } from './define';
 
-/** Entities the change feed carries; later issues add theirs. */
-export const ChangeEntity = z.enum([
-  'preferences',
-  'notification',
-  'feature_config',
-  'organization',
-]);
-export type ChangeEntity = z.infer<typeof ChangeEntity>;
-
-/** One entry of the per-user change sequence. `seq` is strictly increasing per user. */
+/**
+ * One entry of the per-user change sequence. `seq` is strictly increasing per user; `entity`
+ * is one of the domains' change entities (domains.ts), `data` its schema there.
+ */
 export const Change = z.object({
   seq: z.number().int().positive(),
-  entity: ChangeEntity,
+  entity: z.string(),
   entity_id: z.string(),
   op: z.enum(['upsert', 'delete']),
   data: z.unknown(),
@@ -26,6 +21,7 @@ export const ChangesQuery = z.object({
     .number({ message: 'after must be a number' })
     .int({ message: 'after must be a whole number' })
     .min(0, { message: 'after must be 0 or more' })
+    .max(Number.MAX_SAFE_INTEGER, { message: 'after is too large' })
     .default(0),
   limit: z.coerce
     .number({ message: 'limit must be a number' })
@@ -41,5 +37,48 @@ export const ChangesPage = z.object({
   /** Pass back as `after` to continue. */
   cursor: z.number().int().min(0),
   has_more: z.boolean(),
+  /**
+   * The cursor sent is older than the history the server keeps (it compacts its change log):
+   * `changes` is empty and `cursor` is the newest; the client refetches what it mirrors, then
+   * continues from `cursor`.
+   */
+  reset: z.boolean(),
 });
 export type ChangesPage = z.infer<typeof ChangesPage>;
+
+export const OutboxEntry = z.object({
+  id: z.string(),
+  /** The idempotency key sent with every attempt. */
+  key: z.string(),
+  op: z.string(),
+  input: z.unknown(),
+  attempts: z.number().int(),
+  created_at: z.number(),
+  last_error: z.string().nullable(),
+});
+export type OutboxEntry = z.infer<typeof OutboxEntry>;
+
+/** The change feed the worker pulls, and the worker's outbox. /sync/* is designed here. */
+export const sync = defineDomain({
+  name: 'sync',
+  endpoints: {
+    changes: endpoint({
+      method: 'get',
+      path: '/sync/changes',
+      auth: true,
+      query: ChangesQuery,
+      response: ChangesPage,
+      status: 200,
+      summary: 'Changes after a cursor, for the worker sync (reset when the cursor is too old)',
+    }),
+  },
+  ops: {
+    /** Pull the change feed after the stored cursor. */
+    'sync.pull': op(Empty, z.object({ applied: z.number().int(), cursor: z.number().int() })),
+    'outbox.list': op(Empty, z.array(OutboxEntry)),
+    /** Try to send what the outbox holds now (also done on reconnect and on start). */
+    'outbox.drain': op(Empty, z.object({ sent: z.number().int(), pending: z.number().int() })),
+  },
+  changes: {},
+  stores: [],
+});

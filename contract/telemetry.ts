@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { Ok } from './common';
+import { boundedJsonObject, defineDomain, endpoint, LIMITS, op, text } from './define';
 
-/** POST /debug-logs. */
+/** POST /debug-logs: a message or a JSON object, bounded in size and depth. */
 export const DebugLogBody = z
-  .object({ logData: z.union([z.string().min(1).max(20_000), z.record(z.string(), z.unknown())]) })
+  .object({
+    logData: z.union([
+      text('logData', LIMITS.jsonChars).min(1, { message: 'logData must not be empty' }),
+      boundedJsonObject('logData'),
+    ]),
+  })
   .strict();
 export type DebugLogBody = z.infer<typeof DebugLogBody>;
 
@@ -10,14 +17,47 @@ export type DebugLogBody = z.infer<typeof DebugLogBody>;
 export const AnalyticsReportBody = z
   .object({
     adblocker_installed: z.boolean(),
-    mp_info: z.object({
-      event_name: z.string().min(1).max(200),
-      opted_out: z.boolean().optional(),
-      distinct_id: z.string().max(200),
-      email: z.string().max(320),
-      name: z.string().max(200),
-    }),
-    mp_error: z.string().max(2000).nullable().optional(),
+    mp_info: z
+      .object({
+        event_name: text('mp_info.event_name', LIMITS.name).min(1),
+        opted_out: z.boolean().optional(),
+        distinct_id: text('mp_info.distinct_id', LIMITS.name),
+        email: text('mp_info.email', LIMITS.email),
+        name: text('mp_info.name', LIMITS.name),
+      })
+      .strict(),
+    mp_error: text('mp_error').nullable().optional(),
   })
   .strict();
 export type AnalyticsReportBody = z.infer<typeof AnalyticsReportBody>;
+
+/** Debug logs and the analytics report. */
+export const telemetry = defineDomain({
+  name: 'telemetry',
+  endpoints: {
+    debugLogs: endpoint({
+      method: 'post',
+      path: '/debug-logs',
+      auth: true,
+      body: DebugLogBody,
+      response: Ok,
+      status: 200,
+      summary: 'Client debug log',
+    }),
+    analyticsReport: endpoint({
+      method: 'post',
+      path: '/{product}-analytics/report',
+      auth: true,
+      body: AnalyticsReportBody,
+      response: Ok,
+      status: 200,
+      summary: 'Analytics report, once per session',
+    }),
+  },
+  ops: {
+    'log.debug': op(DebugLogBody, z.void()),
+    'analytics.report': op(AnalyticsReportBody, z.void()),
+  },
+  changes: {},
+  stores: [],
+});

@@ -1,23 +1,59 @@
 import { z } from 'zod';
 import { NAV_STATES } from './constants';
+import { defineDomain, Empty, endpoint, op } from './define';
 
 export const NavState = z.enum(NAV_STATES);
 export type NavState = z.infer<typeof NavState>;
 
+/**
+ * An overlay type whose width is remembered (000 §2): preview, ask-{product}, custom-feed,
+ * portfolio, report. `{product}` is configuration, so the contract accepts `ask-` plus a product
+ * name and the server holds it to its own.
+ */
+export const OverlayWidthKey = z
+  .string()
+  .regex(/^(preview|custom-feed|portfolio|report|ask-[a-z0-9_]{1,40})$/, {
+    message: 'overlay_widths keys must be overlay types: preview, ask-{product}, custom-feed, portfolio, report',
+  });
+/** At most one width per overlay type. */
+export const MAX_OVERLAY_WIDTHS = 5;
+const OverlayWidths = z
+  .record(
+    OverlayWidthKey,
+    z
+      .number({ message: 'overlay widths must be numbers' })
+      .min(0, { message: 'overlay widths must be between 0 and 100' })
+      .max(100, { message: 'overlay widths must be between 0 and 100' }),
+  )
+  .refine((widths) => Object.keys(widths).length <= MAX_OVERLAY_WIDTHS, {
+    message: `overlay_widths holds at most ${MAX_OVERLAY_WIDTHS} overlay types`,
+  });
+
 /** User preferences (field list "not shown" in the spec: designed here). Cached forever. */
 export const Preferences = z.object({
   nav_state: NavState.nullable(),
-  overlay_widths: z.record(z.string(), z.number().min(0).max(100)),
+  overlay_widths: OverlayWidths,
 });
 export type Preferences = z.infer<typeof Preferences>;
 
 export const PreferencesPatch = z
   .object({
     nav_state: NavState.nullable().optional(),
-    overlay_widths: z.record(z.string(), z.number().min(0).max(100)).optional(),
+    overlay_widths: OverlayWidths.optional(),
   })
   .strict();
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
+
+export const EMPTY_PREFERENCES: Preferences = { nav_state: null, overlay_widths: {} };
+
+/**
+ * The preferences merge, the one rule for server, worker and change feed: absent fields stay,
+ * overlay widths merge per overlay type.
+ */
+export const mergePreferences = (base: Preferences, patch: PreferencesPatch): Preferences => ({
+  nav_state: patch.nav_state === undefined ? base.nav_state : patch.nav_state,
+  overlay_widths: { ...base.overlay_widths, ...patch.overlay_widths },
+});
 
 export const OrgRole = z.enum(['owner', 'admin', 'member']);
 
@@ -43,6 +79,10 @@ export type FeatureConfig = z.infer<typeof FeatureConfig>;
 export const FeatureFlags = z.record(z.string(), z.boolean());
 export type FeatureFlags = z.infer<typeof FeatureFlags>;
 
+/** A flag is true only when its value is "on" (000 §3). */
+export const toFlags = (config: FeatureConfig): FeatureFlags =>
+  Object.fromEntries(Object.entries(config.results).map(([k, v]) => [k, v === 'on']));
+
 /** GET /onboarding/flags (fresh for 20 s). */
 export const OnboardingFlags = z.object({
   show_attributes_form: z.boolean(),
@@ -50,35 +90,80 @@ export const OnboardingFlags = z.object({
 });
 export type OnboardingFlags = z.infer<typeof OnboardingFlags>;
 
-export const Notification = z.object({
-  id: z.string(),
-  title: z.string(),
-  body: z.string(),
-  link: z.string().nullable(),
-  read: z.boolean(),
-  created_at: z.string(),
-});
-export type Notification = z.infer<typeof Notification>;
+/** The 'account' mirror store's records, one per key. */
+export const ACCOUNT_KEYS = {
+  preferences: 'preferences',
+  featureConfig: 'feature_config',
+  org: 'org',
+  onboarding: 'onboarding',
+} as const;
 
-/** GET /notifications?page=N: page size 20; ask for the next page only after a full one. */
-export const NotificationsQuery = z.object({
-  page: z.coerce
-    .number({ message: 'page must be a number' })
-    .int({ message: 'page must be a whole number' })
-    .min(1, { message: 'page must be 1 or more' })
-    .default(1),
+/** The signed-in user's account: preferences, feature flags, organisation, onboarding. */
+export const user = defineDomain({
+  name: 'user',
+  endpoints: {
+    organizations: endpoint({
+      method: 'get',
+      path: '/organizations',
+      auth: true,
+      response: OrganizationList,
+      status: 200,
+      summary: "The caller's organisations",
+    }),
+    organizationSelf: endpoint({
+      method: 'get',
+      path: '/organizations/self',
+      auth: true,
+      response: OrganizationSelf,
+      status: 200,
+      summary: "The caller's organisation with permissions",
+    }),
+    preferences: endpoint({
+      method: 'get',
+      path: '/user/preferences',
+      auth: true,
+      response: Preferences,
+      status: 200,
+      summary: 'User preferences (nav_state, overlay widths)',
+    }),
+    updatePreferences: endpoint({
+      method: 'put',
+      path: '/user/preferences',
+      auth: true,
+      body: PreferencesPatch,
+      response: Preferences,
+      status: 200,
+      summary: 'Update user preferences (a patch: absent fields stay, widths merge per type)',
+    }),
+    featureConfig: endpoint({
+      method: 'get',
+      path: '/feature/config',
+      auth: true,
+      response: FeatureConfig,
+      status: 200,
+      summary: 'Feature flags: per-user overrides over defaults',
+    }),
+    onboardingFlags: endpoint({
+      method: 'get',
+      path: '/onboarding/flags',
+      auth: true,
+      response: OnboardingFlags,
+      status: 200,
+      summary: 'Onboarding flags',
+    }),
+  },
+  ops: {
+    'flags.get': op(Empty, FeatureFlags),
+    'preferences.get': op(Empty, Preferences),
+    'preferences.update': op(PreferencesPatch, Preferences),
+    'org.self': op(Empty, OrganizationSelf),
+    'onboarding.flags': op(Empty, OnboardingFlags),
+  },
+  changes: {
+    /** What changed (the patch applied), never the whole object: rows stay small. */
+    preferences: PreferencesPatch,
+    feature_config: FeatureConfig,
+    organization: OrganizationSelf,
+  },
+  stores: ['account'],
 });
-export const NotificationsPage = z.object({
-  results: z.array(Notification),
-  page: z.number().int().min(1),
-  page_size: z.number().int(),
-  total: z.number().int().nonnegative(),
-  unread: z.number().int().nonnegative(),
-});
-export type NotificationsPage = z.infer<typeof NotificationsPage>;
-
-export const MarkNotificationsReadBody = z
-  .object({ ids: z.array(z.string().min(1)).min(1, { message: 'ids must not be empty' }).max(100) })
-  .strict();
-export type MarkNotificationsReadBody = z.infer<typeof MarkNotificationsReadBody>;
-export const MarkNotificationsReadResult = z.object({ updated: z.number().int().nonnegative() });
