@@ -6,27 +6,38 @@ export const NavState = z.enum(NAV_STATES);
 export type NavState = z.infer<typeof NavState>;
 
 /**
- * An overlay type whose width is remembered (000 §2): preview, ask-{product}, custom-feed,
+ * Overlay types whose width is remembered (000 §2): preview, ask-{product}, custom-feed,
  * portfolio, report. `{product}` is configuration, so the contract accepts `ask-` plus a product
  * name and the server holds it to its own.
  */
-export const OverlayWidthKey = z
-  .string()
-  .regex(/^(preview|custom-feed|portfolio|report|ask-[a-z0-9_]{1,40})$/, {
-    message: 'overlay_widths keys must be overlay types: preview, ask-{product}, custom-feed, portfolio, report',
-  });
+const OVERLAY_WIDTH_KEY = /^(preview|custom-feed|portfolio|report|ask-[a-z0-9_]{1,40})$/;
 /** At most one width per overlay type. */
 export const MAX_OVERLAY_WIDTHS = 5;
 const OverlayWidths = z
   .record(
-    OverlayWidthKey,
+    z.string().max(64),
     z
       .number({ message: 'overlay widths must be numbers' })
       .min(0, { message: 'overlay widths must be between 0 and 100' })
       .max(100, { message: 'overlay widths must be between 0 and 100' }),
+    { message: 'overlay_widths keys must be overlay types' },
   )
-  .refine((widths) => Object.keys(widths).length <= MAX_OVERLAY_WIDTHS, {
-    message: `overlay_widths holds at most ${MAX_OVERLAY_WIDTHS} overlay types`,
+  .superRefine((widths, ctx) => {
+    const keys = Object.keys(widths);
+    const unknown = keys.find((key) => !OVERLAY_WIDTH_KEY.test(key));
+    if (unknown !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [unknown],
+        message:
+          'overlay_widths keys must be overlay types: preview, ask-{product}, custom-feed, portfolio, report',
+      });
+    } else if (keys.length > MAX_OVERLAY_WIDTHS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `overlay_widths holds at most ${MAX_OVERLAY_WIDTHS} overlay types`,
+      });
+    }
   });
 
 /** User preferences (field list "not shown" in the spec: designed here). Cached forever. */

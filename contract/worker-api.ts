@@ -60,4 +60,3 @@ export interface WorkspaceApi {
   /** The listener is a comlink proxy in the browser, a plain function in Node. */
   subscribe(listener: (event: WorkerEvent) => void): Promise<void>;
 }
-

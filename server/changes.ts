@@ -1,4 +1,5 @@
-import type { Change, ChangeEntity } from '../contract/sync';
+import type { ChangeEntity } from '../contract/domains';
+import type { Change } from '../contract/sync';
 import type { Db } from './db/schema';
 import { iso } from './time';
 
@@ -66,7 +67,7 @@ export const changesAfter = async (
   userId: string,
   after: number,
   limit: number,
-): Promise<{ changes: Change[]; cursor: number; has_more: boolean }> => {
+): Promise<{ changes: Change[]; cursor: number; has_more: boolean; reset: boolean }> => {
   const rows = await db
     .selectFrom('changes')
     .selectAll()
@@ -87,5 +88,6 @@ export const changesAfter = async (
     })),
     cursor: page.length ? page[page.length - 1].seq : after,
     has_more: rows.length > limit,
+    reset: false,
   };
 };

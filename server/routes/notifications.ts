@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sql } from 'kysely';
 import { NOTIFICATIONS_PAGE_SIZE } from '../../contract/constants';
-import type { Notification } from '../../contract/user';
+import type { Notification } from '../../contract/notifications';
 import { recordChange } from '../changes';
 import { transact, type AppDeps, type AppEnv } from '../context';
 import { defineEndpoint } from './define';
