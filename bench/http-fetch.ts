@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import type { FetchLike } from '../worker/deps';
 
 export type PooledFetch = {
@@ -18,14 +19,14 @@ export function createPooledFetch(): PooledFetch {
     new Promise((resolve, reject) => {
       const request = http.request(
         url,
-        { method: init.method, headers: init.headers, agent },
+        { method: init.method, headers: init.headers, agent, signal: init.signal },
         (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: response.statusCode ?? 0, text: async () => text });
+          // Answered once the headers are in; the body is read as it arrives.
+          const body = Readable.toWeb(response) as ReadableStream<Uint8Array>;
+          resolve({
+            status: response.statusCode ?? 0,
+            body,
+            text: () => new Response(body).text(),
           });
         },
       );

@@ -1,3 +1,4 @@
+import './zod-jitless';
 import { z } from 'zod';
 
 /** Every error the API returns: a code, a human message, and for 400s the fields at fault. */

@@ -41,6 +41,13 @@ export const MarkNotificationsReadBody = z
 export type MarkNotificationsReadBody = z.infer<typeof MarkNotificationsReadBody>;
 export const MarkNotificationsReadResult = z.object({ updated: z.number().int().nonnegative() });
 
+/**
+ * The key of the list record in the worker's 'notifications' store (the list's counts and how
+ * much of it is mirrored). A 'changed' event for 'notifications' names it when the counts
+ * moved; it is never a notification's id.
+ */
+export const NOTIFICATIONS_LIST_KEY = '#list';
+
 /** The most rows one window read answers: a screenful or two, never the whole list. */
 export const MAX_WINDOW = 500;
 

@@ -1,14 +1,11 @@
 import { expect, type Page } from '@playwright/test';
-import { defaultFlagValue, knownFlags } from '../server/flags';
-import { landingRoute } from '../src/lib/landing';
-
 export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' };
 
-/** The landing route (000 §2) of a new account: the server's default flags through the rule. */
-export const LANDING = landingRoute(
-  Object.fromEntries(knownFlags('needl').map((name) => [name, defaultFlagValue(name) === 'on'])),
-  'needl',
-);
+/**
+ * The landing route (000 §2) of an account with the server's default flags: my_data is on, and
+ * the first source family of my data is RSS news.
+ */
+export const LANDING = '/feeds/home/rss_news';
 
 export async function signIn(page: Page, account = DEMO) {
   await page.goto('/auth/signin');

@@ -1,5 +1,4 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { overlayWidths, widthPx } from '../src/lib/overlay';
 import { LANDING, searchOf, signIn } from './helpers';
 
 /** The panel slides in; measure it once the slide has finished. */
@@ -17,13 +16,16 @@ test('an overlay opened by URL renders at its width and closes cleanly', async (
   await expect(panel.getByRole('heading', { name: 'Create Portfolio' })).toBeVisible();
 
   await settled(panel);
-  const viewport = page.viewportSize()?.width ?? 1600;
-  const expected = widthPx(overlayWidths('portfolio').current, viewport);
+  // Portfolio opens at 50% (000 §9) of the 1600 px viewport, at the right edge.
   const box = await panel.boundingBox();
   expect(box).not.toBeNull();
-  expect(Math.abs((box?.width ?? 0) - expected)).toBeLessThanOrEqual(2);
-  // The panel sits at the right edge.
-  expect(Math.abs((box?.x ?? 0) + (box?.width ?? 0) - viewport)).toBeLessThanOrEqual(2);
+  expect(Math.abs((box?.width ?? 0) - 800)).toBeLessThanOrEqual(2);
+  expect(Math.abs((box?.x ?? 0) + (box?.width ?? 0) - 1600)).toBeLessThanOrEqual(2);
+
+  // Its title takes focus (for screen readers) without a ring drawn as if it were a field.
+  const title = panel.getByRole('heading', { name: 'Create Portfolio' });
+  await expect(title).toBeFocused();
+  expect(await title.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('none');
 
   // An overlay opening closes the navigation (000 §4).
   await expect(page.locator('#side-nav')).toHaveAttribute('data-state', 'closed');
@@ -42,8 +44,9 @@ test('the preview overlay opens with its params at 80% of the viewport', async (
   const panel = page.getByTestId('overlay');
   await expect(panel.getByRole('heading', { name: 'Preview' })).toBeVisible();
   await settled(panel);
+  // Preview opens at 80% (000 §9) of the 1600 px viewport.
   const box = await panel.boundingBox();
-  expect(Math.abs((box?.width ?? 0) - widthPx(80, 1600))).toBeLessThanOrEqual(2);
+  expect(Math.abs((box?.width ?? 0) - 1280)).toBeLessThanOrEqual(2);
   await panel.getByRole('button', { name: 'Close panel' }).click();
   await expect(panel).toHaveCount(0);
   expect(searchOf(page)).toEqual({});
@@ -76,4 +79,27 @@ test('the assistant button opens the panel with focus in it; Escape closes it an
   await expect(panel).toHaveCount(0);
   expect(searchOf(page)).toEqual({ q: 'rates' });
   await expect(button).toBeFocused();
+});
+
+test('dragging the panel edge to the left of the window does not peek the navigation', async ({
+  page,
+}) => {
+  await page.goto(`${LANDING}?overlay-type=ask-needl`);
+  const panel = page.getByTestId('overlay');
+  await settled(panel);
+  const nav = page.locator('#side-nav');
+  await expect(nav).toHaveAttribute('data-state', 'closed');
+
+  const handle = panel.getByRole('separator', { name: 'Resize panel' });
+  const box = await handle.boundingBox();
+  if (!box) throw new Error('the resize handle has no box');
+  await page.mouse.move(box.x + box.width / 2, box.y + 200);
+  await page.mouse.down();
+  // Through the peek zone at the window's left edge, and back a little, still dragging.
+  await page.mouse.move(2, box.y + 200, { steps: 20 });
+  await page.mouse.move(6, box.y + 220, { steps: 4 });
+  await expect(nav).toHaveAttribute('data-state', 'closed');
+  // Clamped to the assistant's maximum, 80% of 1600 px.
+  await expect(panel).toHaveCSS('width', '1280px');
+  await page.mouse.up();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { LANDING, signIn, signOutAndExpectModalIn } from './helpers';
+import { DEMO, LANDING, signIn, signOutAndExpectModalIn } from './helpers';
 
 test('signing out in one tab shows the sign-in-required modal in the other', async ({
   page,
@@ -40,4 +40,27 @@ test('signing out in one tab shows the sign-in-required modal in the other', asy
   await dialog.getByRole('button', { name: 'Reload' }).click();
   await expect(other).toHaveURL(/\/auth\/signin$/);
   await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
+
+test('signing in again in one tab closes the sign-in-required modal in the other', async ({
+  page,
+  context,
+}) => {
+  await signIn(page);
+  const other = await context.newPage();
+  await other.goto(LANDING);
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+
+  const dialog = await signOutAndExpectModalIn(page, other);
+
+  await page.getByLabel('E-mail').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+
+  // The session is back: the other tab drops its modal and stays where it was, usable again.
+  await expect(dialog).toBeHidden();
+  await expect(other).toHaveURL(new RegExp(`${LANDING}$`));
+  await other.getByRole('link', { name: 'Notifications' }).click();
+  await expect(other.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
 });

@@ -4,21 +4,12 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../contract/common';
-import { endpointPath } from '../contract/endpoints';
 import { resolveAuth } from './auth/resolve';
 import type { AppDeps, AppEnv } from './context';
+import { serverDomains } from './domains';
 import { ApiError, validationError } from './errors';
 import { idempotency } from './idempotency';
-import { registerAuthRoutes } from './routes/auth';
-import { registerFeatureRoutes } from './routes/features';
-import { registerHealthRoutes } from './routes/health';
-import { registerNotificationRoutes } from './routes/notifications';
-import { registerOrgRoutes } from './routes/org';
-import { registerSyncRoutes } from './routes/sync';
-import { registerTelemetryRoutes } from './routes/telemetry';
-import { registerUserRoutes } from './routes/user';
 import { createStaticHandler } from './static';
-import { addressThrottle, signInThrottle } from './throttle';
 
 export const API_VERSION = '0.1.0';
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,8 +30,9 @@ const codeFor = (status: number): ErrorBody['error'] =>
               : 'bad_request';
 
 /**
- * The HTTP app: the API under /api (every endpoint of contract/endpoints.ts, validated by its
- * schemas, documented at /api/openapi.json) and the built single-page app for everything else.
+ * The HTTP app: the API under /api (every endpoint of contract/endpoints.ts, served by the
+ * domains of domains.ts, validated by its schemas, documented at /api/openapi.json) and the
+ * built single-page app for everything else.
  */
 export const createApp = (deps: AppDeps) => {
   const app = new OpenAPIHono<AppEnv>({
@@ -54,6 +46,12 @@ export const createApp = (deps: AppDeps) => {
     deps.metrics.requests++;
     if (c.req.method === 'GET' && c.req.path === '/api/auth/session') deps.metrics.authPolls++;
     await next();
+  });
+  // API answers are the caller's own (the sign-in answer holds tokens): no cache keeps them.
+  // Outermost, so that errors and refusals from any middleware below carry it too.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.res.headers.set('cache-control', 'no-store');
   });
   // The app loads only its own scripts, workers and API; inline styles are react-hot-toast's.
   app.use(
@@ -89,26 +87,9 @@ export const createApp = (deps: AppDeps) => {
     }),
   );
   app.use('/api/*', resolveAuth(deps));
-  // Before idempotency: the throttles' records must outlive a failed request's rollback.
-  app.use(`/api${endpointPath('signIn', deps.product)}`, signInThrottle(deps));
-  app.use(
-    `/api${endpointPath('signUp', deps.product)}`,
-    addressThrottle(deps, 'signup_ip', 'sign-up attempts'),
-  );
-  app.use(
-    `/api${endpointPath('resetPassword', deps.product)}`,
-    addressThrottle(deps, 'reset_ip', 'password reset attempts'),
-  );
+  for (const domain of serverDomains) domain.guard?.(app, deps);
   app.use('/api/*', idempotency(deps));
-
-  registerHealthRoutes(app, deps);
-  registerAuthRoutes(app, deps);
-  registerUserRoutes(app, deps);
-  registerOrgRoutes(app, deps);
-  registerFeatureRoutes(app, deps);
-  registerNotificationRoutes(app, deps);
-  registerTelemetryRoutes(app, deps);
-  registerSyncRoutes(app, deps);
+  for (const domain of serverDomains) domain.register(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
     type: 'apiKey',

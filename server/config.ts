@@ -1,4 +1,5 @@
 import { DEFAULT_PRODUCT } from '../contract/constants';
+import { defaultMailFrom } from './mailer';
 
 /** What `npm start` reads from the environment (see README). */
 export type Config = {
@@ -57,7 +58,7 @@ export const readConfig = (env: Env = process.env): Config => {
     databaseUrl,
     product,
     smtpUrl: text(env, 'SMTP_URL'),
-    mailFrom: text(env, 'MAIL_FROM') ?? `${product} <no-reply@${product}.local>`,
+    mailFrom: text(env, 'MAIL_FROM') ?? defaultMailFrom(product),
     idTokenTtlSeconds: integer(env, 'ID_TOKEN_TTL_SECONDS', 900, 5, 86_400),
     distDir: text(env, 'DIST_DIR') ?? './dist',
     publicUrl: text(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),

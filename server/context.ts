@@ -13,6 +13,18 @@ export type ServerMetrics = {
   connectionsOpened: number;
 };
 
+/**
+ * How much of each user's change log the periodic maintenance keeps (sync/compaction.ts): a
+ * change goes once it is older than `maxAgeMs` or no longer among the user's newest
+ * `maxPerUser`. A cursor older than what is kept gets `reset: true` from /sync/changes.
+ */
+export type ChangeRetention = { maxPerUser: number; maxAgeMs: number };
+
+export const DEFAULT_CHANGE_RETENTION: ChangeRetention = {
+  maxPerUser: 1_000,
+  maxAgeMs: 30 * 24 * 3600 * 1000,
+};
+
 /** Everything the app needs, injected (see createApp). */
 export type AppDeps = {
   db: Kysely<Database>;
@@ -37,6 +49,13 @@ export type AppDeps = {
    * before giving up with 409 (real time, not `now`). Default 5000 ms.
    */
   idempotencyWaitMs?: number;
+  /** The change log's bound; DEFAULT_CHANGE_RETENTION unless a test asks for a small one. */
+  changeRetention?: ChangeRetention;
+  /**
+   * How long a sign-in waits for earlier attempts at the same account to finish their password
+   * check before it is refused (real time; see auth/sign-in-throttle.ts). Default 5000 ms.
+   */
+  signInWaitMs?: number;
 };
 
 /** The caller, when the `token` header holds a live id token. */

@@ -11,6 +11,9 @@ export type MailLog = { sent: MailMessage[] };
 
 export type Mailer = { send(message: MailMessage): Promise<void>; close(): void };
 
+/** The sender unless MAIL_FROM says otherwise: `needl <no-reply@needl.ai>` (README). */
+export const defaultMailFrom = (product: string) => `${product} <no-reply@${product}.ai>`;
+
 /** A mail the log transport saved: `<dir>/<sent_at with - for :>-<id>.json`. */
 export type SavedMail = MailMessage & { from: string; sent_at: string };
 

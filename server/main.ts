@@ -1,5 +1,5 @@
 import { readConfig } from './config';
-import { DEMO_ACCOUNT } from './seed';
+import { DEMO_ACCOUNT } from './auth/seed';
 import { startServer } from './start';
 
 /** `npm start`: configuration from the environment, then serve until SIGINT/SIGTERM. */

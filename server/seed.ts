@@ -1,193 +1,58 @@
-import { randomUUID } from 'node:crypto';
-import { createAccount } from './accounts';
-import { hashPassword } from './auth/password';
 import type { Db } from './db/schema';
 import { inTransaction } from './db/tx';
+import type { SeedContext, ServerDomain } from './domain';
 import { iso } from './time';
 
-export const DEMO_ACCOUNT = {
-  email: 'demo@needl.ai',
-  password: 'demo-password',
-  name: 'Demo User',
-};
-export const DEMO_ANALYST = {
-  email: 'analyst@needl.ai',
-  password: 'analyst-password',
-  name: 'Asha Analyst',
-};
-export const DEMO_ORGANIZATION = 'Demo Research';
+/** The one marker of databases seeded before seeds lived in domain folders (issue 2). */
+const LEGACY_MARKER = 'seeded_demo_workspace';
+/** What that seed made, in today's domains. */
+const LEGACY_SEEDED: readonly string[] = ['auth', 'notifications'];
 
-const SEED_MARKER = 'seeded_demo_workspace';
-
-/** Titles a research team would find in its inbox; paired with a body and a link. */
-const NOTIFICATIONS: Array<[string, string, string | null]> = [
-  [
-    'RBI keeps repo rate at 6.50%',
-    'The Monetary Policy Committee voted 4-2 to hold; stance stays "withdrawal of accommodation".',
-    '/feeds/home',
-  ],
-  [
-    'HDFC Bank Q3 results filed',
-    'Net profit up 33% year on year; NIM at 3.4%. The filing is in your BSE filings feed.',
-    '/feeds/home',
-  ],
-  [
-    'New SEBI circular on F&O eligibility',
-    'Stricter criteria for stocks in the derivatives segment take effect next quarter.',
-    '/feeds/home',
-  ],
-  [
-    'Infosys earnings call transcript available',
-    'Management raised FY revenue guidance to 3.75-4.5% in constant currency.',
-    '/feeds/home',
-  ],
-  ['US CPI comes in at 3.1%', 'Core inflation 3.9% year on year, slightly above consensus.', null],
-  ['FOMC minutes released', 'Members saw rates at or near their peak; cuts data dependent.', null],
-  [
-    'Reliance Industries annual report published',
-    "Capex guidance and new energy update in the chairman's letter.",
-    '/feeds/home',
-  ],
-  [
-    'Tata Motors: JLR wholesale volumes up 27%',
-    'Monthly volume update from the exchange filing.',
-    '/feeds/home',
-  ],
-  [
-    'Your report "Indian private banks Q3" is ready',
-    'The report generated from 14 documents is ready to review.',
-    '/report',
-  ],
-  [
-    'Asha Analyst commented on "NBFC liquidity"',
-    '"Worth comparing with the 2018 IL&FS episode."',
-    null,
-  ],
-  [
-    'SEC adopts climate disclosure rules',
-    'Large accelerated filers must disclose Scope 1 and 2 emissions.',
-    '/feeds/home',
-  ],
-  ['Crude oil above $85', 'Brent rose 2.3% after OPEC+ extended voluntary cuts.', null],
-  [
-    'Adani Ports bond issue oversubscribed',
-    'The $300m issue drew bids of 4.2 times the size.',
-    '/feeds/home',
-  ],
-  [
-    'ICICI Bank board approves fund raise',
-    'Up to Rs 25,000 crore through bonds over the next year.',
-    '/feeds/home',
-  ],
-  [
-    'FASB issues update on segment reporting',
-    'ASU 2023-07 improves reportable segment disclosures.',
-    '/feeds/home',
-  ],
-  [
-    'Nifty 50 closes at a record high',
-    'Banks and IT led; breadth positive with 34 advances.',
-    null,
-  ],
-  [
-    'New documents in "Semiconductor supply chain"',
-    '12 documents added to the feed since your last visit.',
-    '/feeds/home',
-  ],
-  [
-    'Bajaj Finance: RBI lifts lending curbs',
-    'eCOM and Insta EMI Card lending can resume.',
-    '/feeds/home',
-  ],
-  [
-    'PCAOB inspection report: Big Four findings',
-    'Deficiency rates fell for the first time in four years.',
-    '/feeds/home',
-  ],
-  [
-    'Your notebook "Rate cycle" was shared with you',
-    'Demo User shared a notebook with the research group.',
-    null,
-  ],
-  [
-    'Wipro announces share buyback',
-    'Buyback of up to Rs 12,000 crore at Rs 445 a share.',
-    '/feeds/home',
-  ],
-  ['FRED: 10-year Treasury yield at 4.25%', 'Daily series updated.', null],
-  [
-    'Maruti Suzuki monthly sales',
-    'Domestic passenger vehicle sales up 8% month on month.',
-    '/feeds/home',
-  ],
-  [
-    'NZX: Fletcher Building guidance cut',
-    'EBIT guidance lowered on weaker residential demand.',
-    '/feeds/home',
-  ],
-  [
-    'Welcome to Demo Research',
-    'Your workspace is ready: explore feeds, search and the assistant.',
-    '/home',
-  ],
-];
+const markerOf = (domain: string) => `seeded:${domain}`;
 
 /**
- * The demo workspace, created on the first start only (a marker in `meta` remembers): the demo
- * account with its organisation, a second member, and 25 notifications.
+ * Seeds the demo workspace, each domain's part once per database (a `seeded:<domain>` marker
+ * in `meta` remembers), in list order. Each part runs in a transaction that first claims its
+ * marker with an insert that does nothing if the marker exists: of servers starting together
+ * (start.ts also holds the database's start-up lock), exactly one seeds, and a part that fails
+ * leaves no marker, so the next start tries it again. True when anything was seeded.
  */
-export const seedDemoWorkspace = async (db: Db, now: number): Promise<boolean> =>
-  inTransaction(db, async (db) => {
-    const done = await db
-      .selectFrom('meta')
-      .select('value')
-      .where('key', '=', SEED_MARKER)
-      .executeTakeFirst();
-    if (done) return false;
-    const demo = await createAccount(
-      db,
-      {
-        ...DEMO_ACCOUNT,
-        passwordHash: await hashPassword(DEMO_ACCOUNT.password),
-        organizationName: DEMO_ORGANIZATION,
-      },
-      now,
-    );
-    const analyst = await createAccount(
-      db,
-      {
-        ...DEMO_ANALYST,
-        passwordHash: await hashPassword(DEMO_ANALYST.password),
-        joinOrganization: { id: demo.organization_id, role: 'member' },
-      },
-      now,
-    );
-    // Newest first on screen: the last entry above is the oldest, an hour apart each.
-    const rows = NOTIFICATIONS.map(([title, body, link], i) => ({
-      id: randomUUID(),
-      user_id: demo.id,
-      title,
-      body,
-      link,
-      read: i >= 20 ? 1 : 0,
-      created_at: iso(now - (i + 1) * 3600 * 1000),
-    }));
-    await db.insertInto('notifications').values(rows).execute();
-    await db
-      .insertInto('notifications')
-      .values({
-        id: randomUUID(),
-        user_id: analyst.id,
-        title: 'Welcome to Demo Research',
-        body: 'Demo User added you to the organisation.',
-        link: '/home',
-        read: 0,
-        created_at: iso(now - 3600 * 1000),
-      })
-      .execute();
-    await db
-      .insertInto('meta')
-      .values({ key: SEED_MARKER, value: iso(now) })
-      .execute();
-    return true;
-  });
+export const seedDemoWorkspace = async (
+  db: Db,
+  domains: readonly ServerDomain[],
+  ctx: SeedContext,
+): Promise<boolean> => {
+  const legacy = await db
+    .selectFrom('meta')
+    .select('key')
+    .where('key', '=', LEGACY_MARKER)
+    .executeTakeFirst();
+  if (legacy) {
+    await inTransaction(db, async (trx) => {
+      await trx
+        .insertInto('meta')
+        .values(LEGACY_SEEDED.map((name) => ({ key: markerOf(name), value: iso(ctx.now) })))
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      await trx.deleteFrom('meta').where('key', '=', LEGACY_MARKER).execute();
+    });
+  }
+  let seeded = false;
+  for (const domain of domains) {
+    const seed = domain.seed;
+    if (!seed) continue;
+    seeded =
+      (await inTransaction(db, async (trx) => {
+        const claimed = await trx
+          .insertInto('meta')
+          .values({ key: markerOf(domain.name), value: iso(ctx.now) })
+          .onConflict((oc) => oc.column('key').doNothing())
+          .returning('key')
+          .executeTakeFirst();
+        if (!claimed) return false;
+        await seed(trx, ctx);
+        return true;
+      })) || seeded;
+  }
+  return seeded;
+};

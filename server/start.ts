@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import { createApp } from './app';
-import type { ServerMetrics } from './context';
+import type { ChangeRetention, ServerMetrics } from './context';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { ensureFlagDefaults } from './flags';
-import { createMailer, type MailLog } from './mailer';
-import { purgeExpired } from './maintenance';
+import { serverDomains } from './domains';
+import { createMailer, defaultMailFrom, type MailLog } from './mailer';
+import { runMaintenance } from './maintenance';
 import { seedDemoWorkspace } from './seed';
 
 export type { MailLog } from './mailer';
-export type { ServerMetrics } from './context';
+export type { ChangeRetention, ServerMetrics } from './context';
 
 export type StartOptions = {
   /** 0 picks a free port. Default 8080. */
@@ -37,6 +37,8 @@ export type StartOptions = {
   publicUrl?: string;
   /** Client addresses from x-forwarded-for (behind a proxy that appends it). */
   trustProxy?: boolean;
+  /** The change log's bound (see context.ts); tests ask for a small one. */
+  changeRetention?: ChangeRetention;
 };
 
 export type RunningServer = {
@@ -45,27 +47,42 @@ export type RunningServer = {
   port: number;
   metrics: ServerMetrics;
   mail: MailLog;
+  /**
+   * Runs the periodic maintenance now (it also runs hourly): purges, and compacts the change
+   * log to `changeRetention`. For tests that need a compacted log.
+   */
+  runMaintenance(): Promise<void>;
   /** Stops listening, lets requests in flight finish (5 s at most), closes the database. */
   close(): Promise<void>;
 };
 
-const PURGE_EVERY_MS = 3600 * 1000;
+const MAINTENANCE_EVERY_MS = 3600 * 1000;
+
 const CLOSE_GRACE_MS = 5000;
 
-/** Opens the database, migrates, seeds on first start, and serves the app and the API. */
+/**
+ * Opens the database, migrates and seeds (under the database's start-up lock, so that servers
+ * started together on one PostgreSQL take turns), and serves the app and the API.
+ */
 export const startServer = async (opts: StartOptions = {}): Promise<RunningServer> => {
   const now = opts.now ?? Date.now;
   const log = opts.log ?? ((line: string) => console.log(line));
   const product = opts.product ?? DEFAULT_PRODUCT;
-  const { db, dialect, location } = await openDatabase(opts);
+  const { db, dialect, location, exclusive } = await openDatabase(opts);
+  const maintain = () => runMaintenance(db, { now: now(), changeRetention: opts.changeRetention });
   try {
-    const applied = await migrateToLatest(db);
-    if (applied.length) log(`database migrated (${applied.join(', ')})`);
-    await ensureFlagDefaults(db, product);
-    if (opts.seed !== false && (await seedDemoWorkspace(db, now()))) {
-      log('seeded the demo workspace');
-    }
-    await purgeExpired(db, now());
+    await exclusive(async () => {
+      const applied = await migrateToLatest(db);
+      if (applied.length) log(`database migrated (${applied.join(', ')})`);
+      for (const domain of serverDomains) await domain.prepare?.(db, { product });
+      if (
+        opts.seed !== false &&
+        (await seedDemoWorkspace(db, serverDomains, { now: now(), product }))
+      ) {
+        log('seeded the demo workspace');
+      }
+    });
+    await maintain();
   } catch (err) {
     await db.destroy();
     throw err;
@@ -82,7 +99,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   const dataDir = opts.dataDir ?? (opts.pglite || opts.databaseUrl ? undefined : './data');
   const mailer = createMailer({
     smtpUrl: opts.smtpUrl,
-    from: opts.mailFrom ?? `${product} <no-reply@${product}.local>`,
+    from: opts.mailFrom ?? defaultMailFrom(product),
     log,
     mailLog: mail,
     dir: dataDir === undefined ? undefined : join(dataDir, 'mail'),
@@ -101,6 +118,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     publicUrl: () => publicUrl,
     metrics,
     trustProxy: opts.trustProxy ?? false,
+    changeRetention: opts.changeRetention,
   });
 
   let server: Server;
@@ -125,8 +143,8 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   log(`database: ${dialect} (${location})`);
 
   const purge = setInterval(() => {
-    purgeExpired(db, now()).catch((err: unknown) => log(`purge failed: ${String(err)}`));
-  }, PURGE_EVERY_MS);
+    maintain().catch((err: unknown) => log(`maintenance failed: ${String(err)}`));
+  }, MAINTENANCE_EVERY_MS);
   purge.unref();
 
   let closing: Promise<void> | null = null;
@@ -146,5 +164,12 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
       await db.destroy();
     })());
 
-  return { url: `http://127.0.0.1:${port}`, port, metrics, mail, close };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    metrics,
+    mail,
+    runMaintenance: maintain,
+    close,
+  };
 };

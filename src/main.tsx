@@ -1,7 +1,10 @@
+// First: zod must be jitless before any schema exists (the CSP forbids eval).
+import '../contract/zod-jitless';
 import { createBrowserHistory } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ShellApp, startShell } from './boot';
+import { UserFacingError } from './lib/user-message';
 import { ErrorScreen } from './screens/error-screen';
 import { detectAdblocker } from './shell/adblock';
 import { PageLoading } from './shell/lazy-page';
@@ -27,7 +30,10 @@ const started = startShell({
 });
 const timeout = new Promise<never>((_, reject) =>
   window.setTimeout(
-    () => reject(new Error('The workspace worker did not answer. Reload the page to try again.')),
+    () =>
+      reject(
+        new UserFacingError('The workspace worker did not answer. Reload the page to try again.'),
+      ),
     START_TIMEOUT_MS,
   ),
 );

@@ -37,23 +37,32 @@ export type VisibilitySource = {
   onChange(listener: (visible: boolean) => void): () => void;
 };
 
+/** The window's network state: its 'online' and 'offline' events. */
+export type NetworkSource = {
+  onChange(listener: (online: boolean) => void): () => void;
+};
+
 export type WorkspaceClientDeps = {
   api: WorkspaceApi;
   tabId: string;
   /** null where Web Locks do not exist (jsdom); the worker then relies on tab.bye. */
   locks?: TabLocks | null;
   visibility?: VisibilitySource;
+  network?: NetworkSource;
   /** Comlink.proxy in the browser so the worker can call back into the tab; identity in tests. */
   proxyListener?: (listener: (event: WorkerEvent) => void) => (event: WorkerEvent) => void;
 };
 
 const alwaysVisible: VisibilitySource = { isVisible: () => true, onChange: () => () => {} };
+const quietNetwork: NetworkSource = { onChange: () => () => {} };
 
 export function createWorkspaceClient(deps: WorkspaceClientDeps): WorkspaceClient {
   const { api, tabId } = deps;
   const visibility = deps.visibility ?? alwaysVisible;
+  const network = deps.network ?? quietNetwork;
   const listeners = new Set<(event: WorkerEvent) => void>();
   let stopVisibility: (() => void) | null = null;
+  let stopNetwork: (() => void) | null = null;
   let started: Promise<SessionState> | null = null;
 
   const dispatch = (event: WorkerEvent) => {
@@ -86,6 +95,11 @@ export function createWorkspaceClient(deps: WorkspaceClientDeps): WorkspaceClien
     stopVisibility = visibility.onChange((visible) => {
       void api.call('tab.visibility', { visible }).catch(() => {});
     });
+    // Chromium fires no 'online' event inside a SharedWorker: the tabs tell it, so changes
+    // queued while offline are sent as soon as the network is back.
+    stopNetwork = network.onChange((online) => {
+      void api.call('tab.online', { online }).catch(() => {});
+    });
     return session;
   };
 
@@ -104,7 +118,27 @@ export function createWorkspaceClient(deps: WorkspaceClientDeps): WorkspaceClien
     close() {
       stopVisibility?.();
       stopVisibility = null;
+      stopNetwork?.();
+      stopNetwork = null;
       void api.call('tab.bye', {}).catch(() => {});
+    },
+  };
+}
+
+/** The window's 'online' and 'offline' events as a NetworkSource. */
+export function windowNetwork(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'>,
+): NetworkSource {
+  return {
+    onChange(listener) {
+      const online = () => listener(true);
+      const offline = () => listener(false);
+      target.addEventListener('online', online);
+      target.addEventListener('offline', offline);
+      return () => {
+        target.removeEventListener('online', online);
+        target.removeEventListener('offline', offline);
+      };
     },
   };
 }
@@ -124,7 +158,7 @@ function openWorkerEndpoint(): Comlink.Endpoint {
   return new Worker(new URL('../worker/dedicated-worker.ts', import.meta.url), { type: 'module' });
 }
 
-/** The browser wiring: the worker over comlink, Web Locks and the page's visibility. */
+/** The browser wiring: the worker over comlink, Web Locks, the page's visibility and network. */
 export function connectBrowserWorkspace(): WorkspaceClient {
   const remote = Comlink.wrap<WorkspaceApi>(openWorkerEndpoint());
   const api: WorkspaceApi = {
@@ -144,6 +178,7 @@ export function connectBrowserWorkspace(): WorkspaceClient {
         return () => document.removeEventListener('visibilitychange', handler);
       },
     },
+    network: windowNetwork(window),
     proxyListener: (listener) => Comlink.proxy(listener),
   });
   // A page kept in the back/forward cache may come back; only a page really going away says bye.

@@ -7,47 +7,35 @@ import {
   TOKEN_REFRESH_RETRIES,
 } from '../contract/constants';
 import {
-  endpointPath,
   endpoints,
-  isMutation,
   type EndpointBody,
   type EndpointName,
   type EndpointQuery,
   type EndpointResponse,
 } from '../contract/endpoints';
 import type { Variant } from '../contract/worker-api';
-import { DEFAULT_VARIANT, type Clock, type FetchLike, type ResponseLike } from './deps';
+import { abortError, ApiError, isAbortError, messageOf } from './api-errors';
+import { resolveRequest, type ApiRequest } from './api-request';
+import {
+  DEFAULT_VARIANT,
+  type Clock,
+  type FetchLike,
+  type RequestInitLike,
+  type ResponseLike,
+} from './deps';
 
-/**
- * An API call that failed: the HTTP status (0 when the server was never reached), the error
- * code of the server's ErrorBody and its message. Own enumerable fields, so they survive the
- * trip to a tab through comlink.
- */
-export class ApiError extends Error {
-  status: number;
-  code: string;
-  issues?: { path: string; message: string }[];
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    issues?: { path: string; message: string }[],
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    if (issues) this.issues = issues;
-  }
-}
-
-export const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
+export { ApiError, abortError, isAbortError, isNetworkError, messageOf } from './api-errors';
+export type { ApiRequest, EndpointRequest, PathRequest } from './api-request';
 
 /** What the client needs from the session. */
 export type AuthHooks = {
   token(): string | null;
-  /** A token fresher than `stale`; rejects when the session cannot be refreshed. */
-  refresh(stale: string): Promise<string>;
+  /**
+   * A token fresher than `stale`; rejects when the session cannot be refreshed. The session
+   * logs a failed refresh (once, however many calls waited on it); `label` names the call that
+   * asked first.
+   */
+  refresh(stale: string, label?: string): Promise<string>;
   /** An authenticated call (`label`) found no token: broadcast the logout. */
   missing(label?: string): void;
   /** The server no longer knows `token` (401 on an authenticated call). */
@@ -70,26 +58,32 @@ export type ApiClientDeps = {
   onReachable?: (reachable: boolean) => void;
 };
 
-export type CallOptions<N extends EndpointName> = {
+export type SendOptions = {
+  /** Cancels the request: it rejects at once with an AbortError and is never retried. */
+  signal?: AbortSignal;
+};
+
+export type CallOptions<N extends EndpointName> = SendOptions & {
   body?: EndpointBody<N>;
   query?: EndpointQuery<N>;
-  /** The calling tab's variant, sent as app-type. */
+  params?: Record<string, string>;
   variant?: Variant;
-  /** Reused by every attempt; the outbox passes the key it stored. */
   idempotencyKey?: string;
-  /**
-   * Work the worker starts on its own (polls, outbox, sync): with no token it rejects with
-   * ApiError 401 'no_token' instead of broadcasting a logout and never completing.
-   */
   background?: boolean;
-  /**
-   * Sent instead of the session's token, which the call then leaves alone: a 401 or 403 is
-   * the answer (no refresh, no lost session). Signing out of a session already ended here.
-   */
   token?: string;
 };
 
 export type ApiClient = {
+  /**
+   * Sends a request under the whole policy (headers, retries, refresh, no-token rule) and
+   * answers the 2xx response unread: its `body` is a stream (an answer that arrives over
+   * time), `text()` reads it whole. Any other status rejects with an ApiError.
+   */
+  send<N extends EndpointName>(
+    request: ApiRequest<N>,
+    options?: SendOptions,
+  ): Promise<ResponseLike>;
+  /** `send` to an endpoint, its JSON answer parsed with the endpoint's response schema. */
   call<N extends EndpointName>(name: N, options?: CallOptions<N>): Promise<EndpointResponse<N>>;
   /**
    * POST /debug-logs, best effort: one attempt, errors swallowed. Sent with `token` if given
@@ -99,66 +93,134 @@ export type ApiClient = {
   log(logData: Record<string, unknown>, token?: string): Promise<void>;
 };
 
-const never = () => new Promise<never>(() => {});
-
 /**
- * The API client of spec 000 §7-8: every call carries token, app-type and x-request-origin
+ * The API client of spec 000 §7-8: every request carries token, app-type and x-request-origin
  * (and an idempotency key when it is a mutation). Network errors and 5xx are retried twice,
  * 300 ms apart (mutations too: the key makes a repeat harmless); other 4xx never. A 403 gets a
- * fresh token and a retry, at most twice, then is logged and rejected. No token: logout
- * broadcast and a promise that never settles (and holds no timer).
+ * fresh token and a retry; a call refreshes at most twice, the refresh before sending a token
+ * known to have expired included, then the 403 is logged and rejected. No token: logout
+ * broadcast and a promise that never settles (and holds no timer). An abort rejects at once,
+ * cancels the fetch or the wait for a retry, and is never retried.
  */
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const origin = deps.requestOrigin ?? REQUEST_ORIGIN;
-  const sleep = (ms: number) => new Promise<void>((resolve) => deps.clock.setTimeout(resolve, ms));
 
-  const urlOf = (name: EndpointName, query: unknown) => {
-    let url = `${deps.baseUrl}${endpointPath(name, deps.product)}`;
-    if (query && typeof query === 'object') {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== null) params.set(key, String(value));
+  /** `work`, or an AbortError as soon as `signal` aborts (work left running is ignored). */
+  const abortable = <T>(work: Promise<T>, signal: AbortSignal | undefined, label: string) => {
+    if (!signal) return work;
+    if (signal.aborted) return Promise.reject(abortError(label));
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(abortError(label));
+      signal.addEventListener('abort', stop, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+  };
+
+  const sleep = (ms: number, signal: AbortSignal | undefined, label: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortError(label));
+        return;
       }
-      const text = params.toString();
-      if (text) url += `?${text}`;
-    }
-    return url;
+      const stop = () => {
+        deps.clock.clearTimeout(timer);
+        reject(abortError(label));
+      };
+      const timer = deps.clock.setTimeout(() => {
+        signal?.removeEventListener('abort', stop);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+
+  /** No token: settles only if aborted, and holds no timer meanwhile. */
+  const never = (signal: AbortSignal | undefined, label: string) =>
+    new Promise<never>((_resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(abortError(label)), { once: true });
+    });
+
+  const headersFor = (token: string | null, variant?: Variant, key?: string) => {
+    const headers: Record<string, string> = {
+      [HEADERS.appType]: variant ?? DEFAULT_VARIANT,
+      [HEADERS.requestOrigin]: origin,
+    };
+    if (token) headers[HEADERS.token] = token;
+    if (key) headers[HEADERS.idempotencyKey] = key;
+    return headers;
   };
 
-  async function readBody(response: ResponseLike): Promise<unknown> {
-    const text = await response.text();
-    if (!text) return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
+  async function send(request: ApiRequest, { signal }: SendOptions = {}): Promise<ResponseLike> {
+    const target = resolveRequest(request, deps.baseUrl, deps.product);
+    const { label } = target;
+    if (signal?.aborted) throw abortError(label);
+    const key = target.mutation ? (request.idempotencyKey ?? deps.randomId()) : undefined;
+    // A request with its own token is outside the session: it neither refreshes nor ends it.
+    const own = request.token !== undefined;
+    let token: string | null = null;
+    if (target.auth) {
+      token = request.token ?? deps.auth.token();
+      if (!token) {
+        if (request.background) throw new ApiError(401, 'no_token', `${label}: not signed in`);
+        deps.auth.missing(label);
+        return never(signal, label);
+      }
     }
-  }
-
-  const errorFrom = (name: EndpointName, status: number, body: unknown) => {
-    const parsed = ErrorBody.safeParse(body);
-    if (parsed.success) {
-      return new ApiError(status, parsed.data.error, parsed.data.message, parsed.data.issues);
+    let retries = 0;
+    let refreshes = 0;
+    const refresh = (stale: string) => {
+      refreshes += 1;
+      return abortable(deps.auth.refresh(stale, label), signal, label);
+    };
+    if (token && !own && deps.auth.expired?.(token)) {
+      // Known to be expired: refresh first rather than spend a round trip on the 403.
+      token = await refresh(token);
     }
-    const { method } = endpoints[name];
-    const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
-    return new ApiError(
-      status,
-      'http_error',
-      `${method.toUpperCase()} ${endpointPath(name, deps.product)} failed with HTTP ${status}${text}`,
-    );
-  };
+    for (;;) {
+      const { body, contentType } = target.body();
+      const headers = { ...request.headers, ...headersFor(token, request.variant, key) };
+      if (contentType) headers['content-type'] = contentType;
+      const init: RequestInitLike = { method: target.method, headers };
+      if (body !== undefined) init.body = body;
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      if (signal) init.signal = signal;
 
-  /** A fresh token for `stale`; a failed refresh is logged (with the stale token) and rethrown. */
-  async function refreshOrLog(stale: string, label: string): Promise<string> {
-    try {
-      return await deps.auth.refresh(stale);
-    } catch (refreshError) {
-      void log(
-        { event: 'token_refresh_failed', call: label, message: messageOf(refreshError) },
-        stale,
-      );
-      throw refreshError;
+      let response: ResponseLike;
+      try {
+        response = await abortable(deps.fetch(target.url, init), signal, label);
+      } catch (error) {
+        if (signal?.aborted) throw abortError(label);
+        deps.onReachable?.(false);
+        if (retries < API_RETRIES && target.repeatable) {
+          retries += 1;
+          await sleep(API_RETRY_DELAY_MS, signal, label);
+          continue;
+        }
+        throw new ApiError(0, 'network', `${label} did not reach the server (${messageOf(error)})`);
+      }
+      deps.onReachable?.(true);
+      const { status } = response;
+      if (status >= 200 && status < 300) return response;
+
+      const error = errorFrom(label, status, await abortable(readBody(response), signal, label));
+      if (own && (status === 401 || status === 403)) throw error;
+      if (status === 401 && target.auth && token) {
+        deps.auth.unauthorized(token);
+        throw error;
+      }
+      if (status === 403 && target.auth && token && target.repeatable) {
+        if (refreshes < TOKEN_REFRESH_RETRIES) {
+          token = await refresh(token);
+          continue;
+        }
+        void log({ event: 'forbidden_after_refresh', call: label, message: error.message }, token);
+        throw error;
+      }
+      if (status >= 500 && retries < API_RETRIES && target.repeatable) {
+        retries += 1;
+        await sleep(API_RETRY_DELAY_MS, signal, label);
+        continue;
+      }
+      throw error;
     }
   }
 
@@ -166,90 +228,25 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     name: N,
     options: CallOptions<N> = {},
   ): Promise<EndpointResponse<N>> {
-    const endpoint = endpoints[name];
-    const label = `${endpoint.method.toUpperCase()} ${endpointPath(name, deps.product)}`;
-    const key = isMutation(name) ? (options.idempotencyKey ?? deps.randomId()) : undefined;
-    let token: string | null = null;
-    // A call with its own token is outside the session: it neither refreshes nor ends it.
-    const own = options.token !== undefined;
-    if (endpoint.auth) {
-      token = options.token ?? deps.auth.token();
-      if (!token) {
-        if (options.background) throw new ApiError(401, 'no_token', `${label}: not signed in`);
-        deps.auth.missing(label);
-        return never();
-      }
+    const { body, signal, ...rest } = options;
+    const request = { ...rest, endpoint: name, json: body } as ApiRequest<N>;
+    const { label } = resolveRequest(request, deps.baseUrl, deps.product);
+    const response = await send(request, { signal });
+    let payload: unknown;
+    try {
+      payload = parse(await abortable(response.text(), signal, label));
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error)) throw abortError(label);
+      throw new ApiError(0, 'network', `${label}: the answer was cut off (${messageOf(error)})`);
     }
-    const url = urlOf(name, options.query);
-    let retries = 0;
-    let refreshes = 0;
-    if (token && !own && deps.auth.expired?.(token)) {
-      // Known to be expired: refresh first rather than spend a round trip on the 403.
-      token = await refreshOrLog(token, label);
-    }
-    for (;;) {
-      const headers: Record<string, string> = {
-        [HEADERS.appType]: options.variant ?? DEFAULT_VARIANT,
-        [HEADERS.requestOrigin]: origin,
-      };
-      if (token) headers[HEADERS.token] = token;
-      if (key) headers[HEADERS.idempotencyKey] = key;
-      let body: string | undefined;
-      if (options.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(options.body);
-      }
-
-      let response: ResponseLike;
-      try {
-        response = await deps.fetch(url, { method: endpoint.method.toUpperCase(), headers, body });
-      } catch (error) {
-        deps.onReachable?.(false);
-        if (retries < API_RETRIES) {
-          retries += 1;
-          await sleep(API_RETRY_DELAY_MS);
-          continue;
-        }
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new ApiError(0, 'network', `${label} did not reach the server (${reason})`);
-      }
-      deps.onReachable?.(true);
-      const payload = await readBody(response);
-
-      if (response.status >= 200 && response.status < 300) {
-        const parsed = endpoint.response.safeParse(payload);
-        if (parsed.success) return parsed.data as EndpointResponse<N>;
-        const issue = parsed.error.issues[0];
-        throw new ApiError(
-          response.status,
-          'bad_response',
-          `${label} answered with an unexpected shape: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-        );
-      }
-
-      const error = errorFrom(name, response.status, payload);
-      if (own && (response.status === 401 || response.status === 403)) throw error;
-      if (response.status === 401 && endpoint.auth && token) {
-        deps.auth.unauthorized(token);
-        throw error;
-      }
-      if (response.status === 403 && endpoint.auth && token) {
-        const stale: string = token;
-        if (refreshes < TOKEN_REFRESH_RETRIES) {
-          refreshes += 1;
-          token = await refreshOrLog(stale, label);
-          continue;
-        }
-        void log({ event: 'forbidden_after_refresh', call: label, message: error.message }, stale);
-        throw error;
-      }
-      if (response.status >= 500 && retries < API_RETRIES) {
-        retries += 1;
-        await sleep(API_RETRY_DELAY_MS);
-        continue;
-      }
-      throw error;
-    }
+    const parsed = endpoints[name].response.safeParse(payload);
+    if (parsed.success) return parsed.data as EndpointResponse<N>;
+    const issue = parsed.error.issues[0];
+    throw new ApiError(
+      response.status,
+      'bad_response',
+      `${label} answered with an unexpected shape: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
   }
 
   async function log(logData: Record<string, unknown>, explicit?: string) {
@@ -258,25 +255,43 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       deps.auth.keepLog?.(logData);
       return;
     }
+    const { url, method } = resolveRequest({ endpoint: 'debugLogs' }, deps.baseUrl, deps.product);
+    const headers = headersFor(token, undefined, deps.randomId());
+    headers['content-type'] = 'application/json';
     try {
-      await deps.fetch(urlOf('debugLogs', null), {
-        method: 'POST',
-        headers: {
-          [HEADERS.token]: token,
-          [HEADERS.appType]: DEFAULT_VARIANT,
-          [HEADERS.requestOrigin]: origin,
-          [HEADERS.idempotencyKey]: deps.randomId(),
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ logData }),
-      });
+      await deps.fetch(url, { method, headers, body: JSON.stringify({ logData }) });
     } catch {
       // Best effort: a log that cannot be sent is not worth a retry or an error.
     }
   }
 
-  return { call, log };
+  return { send, call, log };
 }
 
-export const messageOf = (error: unknown) =>
-  error instanceof Error ? error.message : String(error);
+const parse = (text: string): unknown => {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The body of an answer that is not a success, for its error; a body cut off reads as none. */
+async function readBody(response: ResponseLike): Promise<unknown> {
+  try {
+    return parse(await response.text());
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return undefined;
+  }
+}
+
+const errorFrom = (label: string, status: number, body: unknown) => {
+  const parsed = ErrorBody.safeParse(body);
+  if (parsed.success) {
+    return new ApiError(status, parsed.data.error, parsed.data.message, parsed.data.issues);
+  }
+  const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
+  return new ApiError(status, 'http_error', `${label} failed with HTTP ${status}${text}`);
+};

@@ -6,7 +6,7 @@ import { DEFAULT_PRODUCT } from '../contract/constants';
 import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
 import { systemClock } from './deps';
-import { createHeadlessWorkspace, nodeFetch } from './headless';
+import { createHeadlessWorkspace, mirrorSpecs, nodeFetch } from './headless';
 import { openMirror, type MirrorDump } from './mirror';
 
 /**
@@ -24,6 +24,7 @@ const USAGE = `usage: npm run ws -- <command>
   prefs                       user preferences
   org                         your organisation and permissions
   notifications [page]        a page of notifications (20 a page)
+  window <offset> <count>     the rows the mirror holds from <offset> (as the list's window reads)
   read <id>...                mark notifications read
   outbox                      mutations waiting to be sent
   drain                       send what the outbox holds now
@@ -41,6 +42,15 @@ const dbName = `${product}-workspace`;
 
 class UsageError extends Error {}
 
+/** A whole number from `min`, or a usage error naming the argument. */
+const wholeNumber = (command: string, name: string, text: string | undefined, min: number) => {
+  const value = Number(text);
+  if (text === undefined || !Number.isInteger(value) || value < min) {
+    throw new UsageError(`${command}: ${name} must be a whole number from ${min}, not "${text}"`);
+  }
+  return value;
+};
+
 async function loadState(factory: IDBFactory) {
   let dump: MirrorDump;
   try {
@@ -48,13 +58,13 @@ async function loadState(factory: IDBFactory) {
   } catch {
     return;
   }
-  const mirror = await openMirror(factory, dbName);
+  const mirror = await openMirror(factory, dbName, mirrorSpecs());
   await mirror.restore(dump);
   mirror.close();
 }
 
 async function saveState(factory: IDBFactory) {
-  const mirror = await openMirror(factory, dbName);
+  const mirror = await openMirror(factory, dbName, mirrorSpecs());
   const dump = await mirror.dump();
   mirror.close();
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
@@ -159,13 +169,15 @@ async function run(args: string[]) {
         break;
       case 'notifications': {
         await needSession();
-        const page = rest[0] === undefined ? 1 : Number(rest[0]);
-        if (!Number.isInteger(page) || page < 1) {
-          throw new UsageError(
-            `notifications: page must be a whole number from 1, not "${rest[0]}"`,
-          );
-        }
+        const page = rest[0] === undefined ? 1 : wholeNumber(command, 'page', rest[0], 1);
         print(await call('notifications.page', { page }));
+        break;
+      }
+      case 'window': {
+        await needSession();
+        const offset = wholeNumber(command, 'offset', rest[0], 0);
+        const count = wholeNumber(command, 'count', rest[1], 1);
+        print(await call('notifications.window', { offset, count }));
         break;
       }
       case 'read':

@@ -1,25 +1,28 @@
 import * as Comlink from 'comlink';
 import { AUTH_POLL_MS } from '../contract/constants';
-import {
-  workspaceOps,
-  type OpInput,
-  type OpName,
-  type OpOutput,
-  type WorkspaceApi,
-} from '../contract/worker-api';
+import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
 import { createAuthPoll } from './auth-poll';
+import { createAuthRelay, installErrorTransfer, later } from './create-workspace-parts';
 import type { WorkspaceDeps } from './deps';
-import { ENTITY_STORES, openMirror, type Mirror, type StoreName } from './mirror';
-import { createMutations } from './mutations';
-import { createOpHandlers, PUBLIC_OPS } from './ops';
+import { productDomains } from './domains';
+import { openMirror, type Mirror, type StoreName } from './mirror';
+import { createCoreHandlers, createOpTable, CORE_CONTRACTS, PUBLIC_OPS } from './ops';
 import { createOutbox } from './outbox';
 import { createReads } from './reads';
+import type { DomainContext, WorkerDomain } from './registry';
+import { createRegistry } from './registry-build';
+import { createSessionSignal, refreshDomains } from './registry-runtime';
 import { createSessionManager } from './session';
 import { createSync } from './sync';
 import { createTabRegistry, type Connection } from './tabs';
 
 export type { WorkspaceDeps } from './deps';
+
+export type WorkspaceOptions = {
+  /** The worker domains to run (the product's by default; a test adds its own). */
+  domains?: readonly WorkerDomain[];
+};
 
 export type Workspace = {
   /** Serve one tab over a port (a SharedWorker port, a dedicated worker's self, a MessagePort). */
@@ -33,17 +36,16 @@ export type Workspace = {
   close(): Promise<void>;
 };
 
-/** The user's data: what a sign-out (or another user's sign-in) wipes from the mirror. */
-const USER_STORES: StoreName[] = ['notifications', 'cursors', ...ENTITY_STORES];
 /** A connection that has not said hello by then is not a tab: its port is closed. */
 export const HELLO_TIMEOUT_MS = 60_000;
 const never = () => new Promise<never>(() => {});
 
 /**
  * The worker core: one instance per SharedWorker (or per dedicated worker) serving every tab
- * connected to it. All browser capabilities come from `deps`, so the same code runs in Node.
+ * connected to it, running every domain of the registry. All browser capabilities come from
+ * `deps`, so the same code runs in Node.
  */
-export function createWorkspace(deps: WorkspaceDeps): Workspace {
+export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions = {}): Workspace {
   installErrorTransfer();
   const warn = deps.warn ?? ((message: string) => console.warn(message));
   const background = new Set<Promise<unknown>>();
@@ -57,111 +59,125 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
   let reachable = true;
   const ports = new Set<Comlink.Endpoint>();
 
-  const mirror: Promise<Mirror> = openMirror(
-    deps.indexedDB,
-    deps.dbName ?? `${deps.product}-workspace`,
-  );
+  // 1. The registry, and the mirror it declares.
+  const registry = createRegistry(CORE_CONTRACTS, options.domains ?? productDomains);
+  const dbName = deps.dbName ?? `${deps.product}-workspace`;
+  const mirror: Promise<Mirror<string>> = openMirror(deps.indexedDB, dbName, registry.specs);
   mirror.catch((error) =>
     warn(`workspace: the IndexedDB mirror did not open: ${messageOf(error)}`),
   );
 
+  // 2. Tabs, the API client and the session.
+  const tabsChanged = later<[], void>(undefined);
   const tabs = createTabRegistry({
     locks: deps.locks,
     clock: deps.clock,
     helloTimeoutMs: HELLO_TIMEOUT_MS,
     warn,
-    onChange: () => pollUpdate(),
+    onChange: tabsChanged.call,
   });
-  const client = createApiClient({
-    fetch: deps.fetch,
-    clock: deps.clock,
-    baseUrl: deps.baseUrl,
-    product: deps.product,
-    requestOrigin: deps.requestOrigin,
-    randomId: deps.randomId,
-    auth: {
-      token: () => session.token(),
-      refresh: (stale) => session.refresh(stale),
-      missing: (label) => session.missing(label),
-      unauthorized: (token) => session.unauthorized(token),
-      expired: (token) => session.expired(token),
-      keepLog: (logData) => session.keepLog(logData),
-    },
-    onReachable(now) {
-      if (now === reachable) return;
-      reachable = now;
-      tabs.broadcast({ type: 'online', online: now });
-      // The network is back: send what waited for it.
-      if (now && !closed) track(outbox.drain());
-    },
-  });
-  const reads = createReads({
-    mirror,
-    client,
-    clock: deps.clock,
-    owner: () => session.owner(),
-    broadcast: (event) => tabs.broadcast(event),
-    track,
-  });
-  const sync = createSync({
-    mirror,
-    client,
-    owner: () => session.owner(),
-    announce: (stores) => reads.announce(stores),
-  });
-  const outbox = createOutbox({
-    mirror,
-    client,
-    clock: deps.clock,
-    locks: deps.locks,
-    randomId: deps.randomId,
-    ops: createMutations(mirror),
-    owner: () => session.owner(),
-    emit: (event) => tabs.broadcast(event),
-    announce: (stores) => reads.announce(stores),
-    confirmed: () => track(sync.pull()),
-    track,
-  });
-
+  const auth = createAuthRelay();
+  const reached = later<[boolean], void>(undefined);
+  const client = createApiClient({ ...deps, auth: auth.hooks, onReachable: reached.call });
+  const signedIn = later<[string, boolean], Promise<void> | void>(undefined);
+  const sessionChanged = later<[], void>(undefined);
   const session = createSessionManager({
-    mirror,
+    // The session's own stores are the core's; the domains' are wiped as user data.
+    mirror: mirror as unknown as Promise<Mirror<StoreName>>,
     client,
     clock: deps.clock,
     locks: deps.locks,
     channel: deps.broadcastChannel(`${deps.product}-session`),
     randomId: deps.randomId,
-    broadcast: (event, exceptTab) => tabs.broadcast(event, exceptTab),
-    hooks: {
-      async signedIn(user, here) {
-        await outbox.keepOnly(user.id);
-        if (!here || closed) return;
-        const variant = tabs.variant();
-        // Feature config is cached forever but fetched again on every sign-in (000 §7).
-        track(reads.refreshOnSignIn(variant));
-        track(sync.pull());
-        track(outbox.drain());
-        track(session.flushLogs());
-      },
-      changed: () => pollUpdate(),
-    },
-    userData: { stores: USER_STORES },
+    broadcast: tabs.broadcast,
+    hooks: { signedIn: (user, here) => signedIn.call(user.id, here), changed: sessionChanged.call },
+    userData: { stores: [...registry.domainStores, 'cursors'] as StoreName[] },
   });
+  auth.attach(session);
+  const signal = createSessionSignal(session.owner);
 
+  // 3. What the domains run with: reads, then the change feed and the outbox.
+  const reads = createReads({
+    mirror,
+    owner: session.owner,
+    signal: signal.current,
+    domainStores: new Set(registry.domainStores),
+    watchers: registry.watchers,
+    emit: tabs.broadcast,
+    track,
+  });
+  const ctx: DomainContext = {
+    mirror,
+    client,
+    clock: deps.clock,
+    owner: session.owner,
+    signal: signal.current,
+    reads,
+    emit: tabs.broadcast,
+    track,
+    variant: tabs.variant,
+    claimAnalytics: session.claimAnalytics,
+  };
+  const refresh = () => track(refreshDomains(registry.domains, ctx, tabs.variant()));
+  const sync = createSync({
+    mirror,
+    client,
+    owner: session.owner,
+    signal: signal.current,
+    changes: registry.changes,
+    domainStores: registry.domainStores,
+    reads,
+    afterReset: refresh,
+  });
+  const outbox = createOutbox({
+    ...deps,
+    mirror,
+    client,
+    mutations: registry.mutations,
+    context: ctx,
+    owner: session.owner,
+    emit: tabs.broadcast,
+    announce: reads.announceChanges,
+    confirmed: () => track(sync.pull()),
+    track,
+  });
+  // Each poll also pulls the change feed, so a quiet tab still converges.
   const poll = createAuthPoll({
     clock: deps.clock,
     locks: deps.locks,
     intervalMs: AUTH_POLL_MS,
-    // Each poll also pulls the change feed, so a quiet tab still converges.
     tick: async () => {
-      const state = await session.check();
-      if (state.status === 'signed-in') await sync.pull();
+      if ((await session.check()).status === 'signed-in') await sync.pull();
     },
     track,
   });
-  function pollUpdate() {
-    poll.update(!closed && session.token() !== null && tabs.anyVisible());
-  }
 
+  // 4. The calls back up, now that their targets exist.
+  const pollUpdate = () => poll.update(!closed && session.token() !== null && tabs.anyVisible());
+  tabsChanged.set(pollUpdate);
+  sessionChanged.set(() => {
+    signal.check();
+    pollUpdate();
+  });
+  signedIn.set(async (userId, here) => {
+    await outbox.keepOnly(userId);
+    if (!here || closed) return;
+    // Feature config is cached forever but fetched again on every sign-in (000 §7).
+    refresh();
+    track(sync.pull());
+    track(outbox.drain());
+    track(session.flushLogs());
+  });
+  reached.set((now) => {
+    if (now !== reachable) {
+      reachable = now;
+      tabs.broadcast({ type: 'online', online: now });
+    }
+    // Any answer from the server: what waited for the network goes now.
+    if (now && !closed) outbox.networkBack();
+  });
+
+  // 5. Start: resume the stored session's work; listen for the network.
   track(
     session.ready.then(() => {
       if (closed || !session.token()) return;
@@ -171,31 +187,36 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     }),
   );
   const stopOnline = deps.network?.onOnline(() => {
-    if (!closed) track(outbox.drain());
+    if (!closed) outbox.networkBack();
   });
 
-  const handlers = createOpHandlers({ session, tabs, reads, outbox, sync });
+  // 6. The ops tabs call.
+  const ops = createOpTable({
+    core: createCoreHandlers({ session, tabs, outbox, sync }),
+    registry,
+    context: ctx,
+    outbox,
+  });
 
   async function dispatch(conn: Connection, op: string, input: unknown): Promise<unknown> {
     if (closed) throw new Error(`The workspace is closed; "${op}" was not run`);
-    if (!Object.hasOwn(workspaceOps, op)) throw new Error(`Unknown workspace operation "${op}"`);
-    const name = op as OpName;
-    const parsed = workspaceOps[name].input.safeParse(input ?? {});
+    const handler = ops.get(op);
+    if (!handler || !Object.hasOwn(registry.ops, op)) {
+      throw new Error(`Unknown workspace operation "${op}"`);
+    }
+    const parsed = registry.ops[op].input.safeParse(input ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.length ? issue.path.join('.') : '(input)';
-      throw new Error(`Invalid input for "${name}": ${field}: ${issue?.message}`);
+      throw new Error(`Invalid input for "${op}": ${field}: ${issue?.message}`);
     }
     // Nothing runs before the stored session is loaded (a sign-in must not race the load).
     await session.ready;
-    if (!PUBLIC_OPS.has(name)) {
-      if (!session.token()) {
-        // No token (000 §8): logout broadcast to every tab; this call never completes.
-        session.missing(name);
-        return never();
-      }
+    if (!PUBLIC_OPS.has(op) && !session.token()) {
+      // No token (000 §8): logout broadcast to every tab; this call never completes.
+      session.missing(op);
+      return never();
     }
-    const handler = handlers[name] as (input: unknown, conn: Connection) => unknown;
     return handler(parsed.data, conn);
   }
 
@@ -224,6 +245,7 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
     async close() {
       if (closed) return;
       closed = true;
+      signal.close();
       poll.stop();
       outbox.close();
       tabs.close();
@@ -235,29 +257,4 @@ export function createWorkspace(deps: WorkspaceDeps): Workspace {
       (await mirror.catch(() => null))?.close();
     },
   };
-}
-
-let errorTransferInstalled = false;
-
-/**
- * comlink sends a thrown Error as message, name and stack only; an ApiError's status, code
- * and field issues matter to the tab, so they travel too (comlink's own receiving side copies
- * every field onto the Error it rethrows).
- */
-function installErrorTransfer() {
-  if (errorTransferInstalled) return;
-  errorTransferInstalled = true;
-  const original = Comlink.transferHandlers.get('throw');
-  if (!original) return;
-  Comlink.transferHandlers.set('throw', {
-    canHandle: original.canHandle,
-    serialize(thrown) {
-      const { value } = thrown as { value: unknown };
-      if (!(value instanceof Error)) return original.serialize(thrown);
-      const { message, name, stack } = value;
-      const extra = { ...(value as unknown as Record<string, unknown>) };
-      return [{ isError: true, value: { ...extra, message, name, stack } }, []];
-    },
-    deserialize: original.deserialize,
-  });
 }

@@ -6,15 +6,28 @@ import type { Variant } from '../contract/worker-api';
  * of worker/testing.ts and fake-indexeddb. Nothing in worker/ reaches for a global instead.
  */
 
+/**
+ * A request body: JSON text, or raw bytes (an upload). A ReadableStream is read once, as the
+ * request goes out (worker/api-upload.ts counts it for progress).
+ */
+export type BodyLike =
+  string | Blob | ArrayBuffer | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+
 export type RequestInitLike = {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: BodyLike;
+  /** Cancels the request, and once it is answered the reading of its body. */
+  signal?: AbortSignal;
+  /** fetch requires it for a ReadableStream body (the request is sent while it is read). */
+  duplex?: 'half';
 };
 
-/** The part of a Response the API client reads. */
+/** The part of a Response the API client reads: the body as a stream, or all of it as text. */
 export type ResponseLike = {
   status: number;
+  /** The body as it arrives, chunk by chunk; null when there is none. */
+  body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
 };
 

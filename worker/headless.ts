@@ -14,6 +14,11 @@ import {
   type LockManagerLike,
   type WorkspaceDeps,
 } from './deps';
+import { productDomains } from './domains';
+import { openMirror, type Mirror, type StoreSpecs } from './mirror';
+import { CORE_CONTRACTS } from './ops';
+import type { WorkerDomain } from './registry';
+import { createRegistry } from './registry-build';
 import { createBroadcastHub, createMemoryLocks } from './testing';
 
 /**
@@ -32,6 +37,8 @@ export type HeadlessOptions = {
   broadcastChannel?: BroadcastChannelFactory;
   dbName?: string;
   warn?: (message: string) => void;
+  /** The worker domains to run (the product's by default; a test adds its own). */
+  domains?: readonly WorkerDomain[];
 };
 
 export type HeadlessTab = {
@@ -68,13 +75,21 @@ export type TabOptions = {
 export type HeadlessWorkspace = {
   workspace: Workspace;
   deps: WorkspaceDeps;
+  /** The mirror's stores as this workspace declares them. */
+  specs: StoreSpecs<string>;
+  /** A second connection to the workspace's mirror (to look at what it holds); close it. */
+  openMirror(): Promise<Mirror<string>>;
   /** Opens a tab the way src/workspace-client.ts does: tab lock, tab.hello, subscribe. */
   tab(name?: string, options?: TabOptions): Promise<HeadlessTab>;
   close(): Promise<void>;
 };
 
-/** Node's fetch, as the worker's FetchLike. */
+/** Node's fetch, as the worker's FetchLike (it streams bodies both ways and honours signals). */
 export const nodeFetch: FetchLike = (url, init) => fetch(url, init);
+
+/** The mirror's stores for `domains`, as createWorkspace declares them. */
+export const mirrorSpecs = (domains: readonly WorkerDomain[] = productDomains) =>
+  createRegistry(CORE_CONTRACTS, domains).specs;
 
 export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorkspace {
   const deps: WorkspaceDeps = {
@@ -89,7 +104,9 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
     dbName: options.dbName,
     warn: options.warn,
   };
-  const workspace = createWorkspace(deps);
+  const domains = options.domains ?? productDomains;
+  const workspace = createWorkspace(deps, { domains });
+  const specs = mirrorSpecs(domains);
   const tabs = new Set<HeadlessTab>();
 
   async function tab(name?: string, tabOptions: TabOptions = {}): Promise<HeadlessTab> {
@@ -175,6 +192,8 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
   return {
     workspace,
     deps,
+    specs,
+    openMirror: () => openMirror(deps.indexedDB, deps.dbName ?? `${deps.product}-workspace`, specs),
     tab,
     async close() {
       for (const open of [...tabs]) open.close();

@@ -1,72 +1,50 @@
-import type {
-  MarkNotificationsReadBody,
-  Notification,
-  Preferences,
-  PreferencesPatch,
-} from '../contract/user';
-import type { Mirror, PatchItem } from './mirror';
-import type { OutboxOp } from './outbox';
-import { KV, type NotificationsPageMeta } from './reads';
+import { endpoints, type EndpointName } from '../contract/endpoints';
+import type { Variant } from '../contract/tabs';
+import { ApiError, type ApiClient } from './api-client';
+import type { ResolvedEndpoint } from './registry';
 
-const EMPTY_PREFERENCES: Preferences = { nav_state: null, overlay_widths: {} };
-
-const merge = (base: Preferences, patch: PreferencesPatch): Preferences => ({
-  nav_state: patch.nav_state === undefined ? base.nav_state : patch.nav_state,
-  overlay_widths: { ...base.overlay_widths, ...patch.overlay_widths },
-});
+export type MutationSend = {
+  idempotencyKey: string;
+  variant: Variant;
+  signal?: AbortSignal;
+};
 
 /**
- * The mutation ops the outbox carries: which endpoint each calls, how it shows in the mirror
- * before the server answers, and what it stores once the server confirms.
+ * Sends one outbox entry, its input as the JSON body. An endpoint of the contract's catalogue
+ * goes through `call` by name; a domain's own endpoint (one the catalogue does not list yet,
+ * or a test's) goes through `send` with its definition and is parsed with its response schema.
+ * Either way it is background work (no logout broadcast when the token is gone).
  */
-export function createMutations(mirror: Promise<Mirror>): Record<string, OutboxOp> {
-  const currentPreferences = async () =>
-    (await (await mirror).get<Preferences>('kv', KV.preferences)) ?? EMPTY_PREFERENCES;
-
-  return {
-    'preferences.update': {
-      endpoint: 'updatePreferences',
-      stores: ['preferences'],
-      async optimistic(input) {
-        const next = merge(await currentPreferences(), input as PreferencesPatch);
-        return [{ store: 'kv', key: KV.preferences, value: next }];
-      },
-      confirmedWrites: (_input, result) => [{ store: 'kv', key: KV.preferences, value: result }],
-      output: (result) => result,
-      // Offline, the caller sees what the mirror shows: its change already applied.
-      deferred: () => currentPreferences(),
-    },
-    'notifications.markRead': {
-      endpoint: 'markNotificationsRead',
-      stores: ['notifications'],
-      async optimistic(input) {
-        const db = await mirror;
-        const items: PatchItem[] = [];
-        let flipped = 0;
-        for (const id of new Set((input as MarkNotificationsReadBody).ids)) {
-          const record = await db.get<Notification>('notifications', id);
-          if (!record || record.read) continue;
-          flipped += 1;
-          items.push({ store: 'notifications', key: id, value: { ...record, read: true } });
-        }
-        if (flipped > 0) {
-          for (const key of await db.keys('kv')) {
-            if (!KV.isNotificationsPage(key)) continue;
-            const meta = await db.get<NotificationsPageMeta>('kv', key);
-            if (meta) {
-              items.push({
-                store: 'kv',
-                key,
-                value: { ...meta, unread: Math.max(0, meta.unread - flipped) },
-              });
-            }
-          }
-        }
-        return items;
-      },
-      deferred: () => undefined,
-    },
-    'log.debug': { endpoint: 'debugLogs', stores: [] },
-    'analytics.report': { endpoint: 'analyticsReport', stores: [] },
-  };
+export async function sendMutation(
+  client: ApiClient,
+  endpoint: ResolvedEndpoint,
+  input: unknown,
+  options: MutationSend,
+): Promise<unknown> {
+  const { name, def } = endpoint;
+  const common = { ...options, background: true };
+  if (Object.hasOwn(endpoints, name) && endpoints[name as EndpointName] === def) {
+    return client.call(name as EndpointName, { ...common, body: input as never });
+  }
+  const { signal, ...request } = common;
+  const response = await client.send(
+    { ...request, method: def.method, path: def.path, auth: def.auth, json: input },
+    { signal },
+  );
+  const label = `${def.method.toUpperCase()} ${def.path}`;
+  const text = await response.text();
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new ApiError(response.status, 'bad_response', `${label} answered with no JSON`);
+  }
+  const parsed = def.response.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ApiError(
+    response.status,
+    'bad_response',
+    `${label} answered with an unexpected shape: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+  );
 }

@@ -1,25 +1,36 @@
 import type { z } from 'zod';
-import type { Preferences } from '../contract/user';
-import type { OpName, OpOutput, WorkspaceOps } from '../contract/worker-api';
+import { auth } from '../contract/auth';
+import type { OpDef } from '../contract/define';
+import { sync } from '../contract/sync';
+import { tabs } from '../contract/tabs';
 import type { Outbox } from './outbox';
-import type { Reads } from './reads';
+import type { Registry } from './registry-build';
+import type { DomainContext } from './registry';
 import type { SessionManager } from './session';
 import type { Sync } from './sync';
 import type { Connection, TabRegistry } from './tabs';
 
-/** One handler per op of contract/worker-api.ts, given the parsed input and the calling tab. */
-export type OpHandlers = {
-  [K in OpName]: (
-    input: z.output<WorkspaceOps[K]['input']>,
-    conn: Connection,
-  ) => Promise<OpOutput<K>> | OpOutput<K>;
-};
+/** The contracts whose ops the worker's core answers itself (no mirror stores of their own). */
+export const CORE_CONTRACTS = [tabs, auth, sync] as const;
+
+type CoreOps = typeof tabs.ops & typeof auth.ops & typeof sync.ops;
+type Handler<D extends OpDef> = (
+  input: z.output<D['input']>,
+  conn: Connection,
+) => Promise<z.infer<D['output']>> | z.infer<D['output']>;
+
+/** One handler per core op, given the parsed input and the calling tab. */
+export type CoreHandlers = { [K in keyof CoreOps]: Handler<CoreOps[K]> };
+
+/** Any op's handler as dispatch calls it (its input already parsed with the op's schema). */
+export type OpCall = (input: unknown, conn: Connection) => unknown;
 
 /** Ops a signed-out tab may call; every other op needs a token (000 §8: else logout). */
-export const PUBLIC_OPS: ReadonlySet<OpName> = new Set<OpName>([
+export const PUBLIC_OPS: ReadonlySet<string> = new Set<keyof CoreOps>([
   'tab.hello',
   'tab.visibility',
   'tab.route',
+  'tab.online',
   'tab.bye',
   'auth.session',
   'auth.signIn',
@@ -33,15 +44,14 @@ export const PUBLIC_OPS: ReadonlySet<OpName> = new Set<OpName>([
   'outbox.list',
 ]);
 
-/** The worker's API as a typed handler map (like Actual Budget's per-domain handlers). */
-export function createOpHandlers(ctx: {
+/** The core's ops: tabs, the session, and the outbox and change feed as a whole. */
+export function createCoreHandlers(ctx: {
   session: SessionManager;
   tabs: TabRegistry;
-  reads: Reads;
   outbox: Outbox;
   sync: Sync;
-}): OpHandlers {
-  const { session, tabs, reads, outbox, sync } = ctx;
+}): CoreHandlers {
+  const { session, tabs, outbox, sync } = ctx;
   return {
     'tab.hello': async (input, conn) => {
       tabs.hello(conn, {
@@ -59,6 +69,10 @@ export function createOpHandlers(ctx: {
       await session.ready;
       return session.check();
     },
+    // Chromium fires no 'online' event inside a SharedWorker: the tabs say so instead.
+    'tab.online': (input) => {
+      if (input.online) outbox.networkBack();
+    },
     'tab.bye': (_input, conn) => tabs.bye(conn),
 
     'auth.session': async () => {
@@ -74,28 +88,34 @@ export function createOpHandlers(ctx: {
     'auth.storeRedirect': (input) => session.storeRedirect(input.path),
     'auth.takeRedirect': async () => ({ path: await session.takeRedirect() }),
 
-    'flags.get': (_input, conn) => reads.flags(conn.variant),
-    'preferences.get': (_input, conn) => reads.preferences(conn.variant),
-    'preferences.update': async (input, conn) =>
-      (await outbox.enqueue('preferences.update', input, conn.variant)) as Preferences,
-    'org.self': (_input, conn) => reads.org(conn.variant),
-    'onboarding.flags': (_input, conn) => reads.onboarding(conn.variant),
-    'notifications.page': (input, conn) => reads.notificationsPage(input.page, conn.variant),
-    'notifications.markRead': async (input, conn) => {
-      await outbox.enqueue('notifications.markRead', input, conn.variant);
-    },
-    'log.debug': async (input, conn) => {
-      await outbox.enqueue('log.debug', input, conn.variant);
-    },
-    'analytics.report': async (input, conn) => {
-      // Once per session (000 §7): later reports in the same session are dropped here.
-      if (await session.claimAnalytics()) {
-        await outbox.enqueue('analytics.report', input, conn.variant);
-      }
-    },
-
     'sync.pull': () => sync.pull(),
     'outbox.list': () => outbox.list(),
-    'outbox.drain': () => outbox.drain(),
+    'outbox.drain': () => outbox.drain({ force: true }),
   };
+}
+
+/**
+ * Every op's handler: the core's, each domain's reads, and each domain's mutations (stored in
+ * the outbox and answered with the server's answer, or the optimistic one while it waits).
+ */
+export function createOpTable(deps: {
+  core: CoreHandlers;
+  registry: Registry;
+  context: DomainContext;
+  outbox: Outbox;
+}): ReadonlyMap<string, OpCall> {
+  const table = new Map<string, OpCall>(Object.entries(deps.core) as [string, OpCall][]);
+  for (const [name, { handler }] of deps.registry.reads) {
+    table.set(name, (input, conn) => handler(deps.context, input, conn));
+  }
+  for (const [name, { mutation }] of deps.registry.mutations) {
+    table.set(name, async (input, conn) => {
+      if (mutation.admit && !(await mutation.admit(deps.context))) return undefined;
+      return deps.outbox.enqueue(name, input, conn.variant);
+    });
+  }
+  for (const name of Object.keys(deps.registry.ops)) {
+    if (!table.has(name)) throw new Error(`worker: op "${name}" has no handler`);
+  }
+  return table;
 }

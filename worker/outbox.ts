@@ -1,32 +1,20 @@
-import type { EndpointName } from '../contract/endpoints';
-import type { OutboxEntry, Variant, WorkerEvent } from '../contract/worker-api';
-import { ApiError, messageOf, type ApiClient } from './api-client';
+import type { OutboxEntry } from '../contract/sync';
+import type { Variant, WorkerEvent } from '../contract/worker-api';
+import type { ApiClient } from './api-client';
 import type { Clock, LockManagerLike } from './deps';
-import type { Mirror, PatchItem } from './mirror';
+import type { Changes, Mirror } from './mirror';
+import { groupsOf, isDue, publicEntry, type DrainReason, type StoredEntry } from './outbox-entries';
+import { createEntrySender } from './outbox-send';
+import type { RegisteredMutation } from './registry-build';
+import type { DomainContext } from './registry';
 import type { Owner } from './session';
 
-/** How one mutation op reaches the server and shows in the mirror before it does. */
-export type OutboxOp = {
-  endpoint: EndpointName;
-  /** Mirror writes that show the change at once (undone if the server rejects it). */
-  optimistic?(input: unknown): Promise<PatchItem[]> | PatchItem[];
-  /** The server confirmed: the mirror writes of its answer (announced if they change it). */
-  confirmedWrites?(input: unknown, result: unknown): PatchItem[];
-  /** The op's output once confirmed (undefined by default). */
-  output?(result: unknown): unknown;
-  /** The op's output while the send waits for the network. */
-  deferred?(input: unknown): Promise<unknown> | unknown;
-  /** Logical stores announced to tabs when the mirror changes ('preferences', ...). */
-  stores: string[];
-};
-
-/** An outbox record: the contract's entry plus what the worker needs to send or undo it. */
-type StoredEntry = OutboxEntry & { user_id: string; variant: Variant; undo: PatchItem[] };
-
 export type Outbox = {
-  /** Stores the entry and applies it to the mirror, then sends it; see `enqueue` below. */
+  /** Stores the entry with its optimistic effect, then sends it; see createOutbox. */
   enqueue(op: string, input: unknown, variant: Variant): Promise<unknown>;
-  drain(): Promise<{ sent: number; pending: number }>;
+  drain(reason?: DrainReason): Promise<{ sent: number; pending: number }>;
+  /** The server answered (or a tab is back online): send what failed for want of a network. */
+  networkBack(): void;
   list(): Promise<OutboxEntry[]>;
   pending(): Promise<number>;
   /** Entries of users other than `userId` can never be sent: drop them. */
@@ -34,243 +22,189 @@ export type Outbox = {
   close(): void;
 };
 
-export const OUTBOX_DRAIN_LOCK = 'outbox-drain';
-const BACKOFF_START_MS = 5_000;
-const BACKOFF_MAX_MS = 300_000;
-/** A server that keeps failing (5xx) the same entry this often has rejected it. */
-const MAX_ATTEMPTS = 8;
-
-const byAge = (a: StoredEntry, b: StoredEntry) =>
-  a.created_at - b.created_at || a.id.localeCompare(b.id);
-
-/** 4xx other than 401/403: the server looked at the mutation and said no. */
-const isRejection = (error: unknown) =>
-  error instanceof ApiError &&
-  error.status >= 400 &&
-  error.status < 500 &&
-  error.status !== 401 &&
-  error.status !== 403;
+/** Held while one worker instance sends a group's entries (`${prefix}:${user}:${order key}`). */
+export const OUTBOX_LOCK_PREFIX = 'outbox';
 
 /**
  * The outbox: every mutation is written here, with its idempotency key, and applied to the
- * mirror before it is sent, in one IndexedDB transaction. Sends go one at a time, oldest
- * first. The server's answer confirms an entry (removed, answer stored) or rejects it (mirror
- * rolled back, toast); a network failure keeps it for the next drain: on start, when the
- * network returns, after a backoff, or on 'outbox.drain'. The key is reused by every attempt
- * and every worker instance, so the server applies each entry exactly once.
+ * mirror before it is sent, in one IndexedDB transaction. Entries with the same order key
+ * (mutation.orderKey) go one at a time, oldest first; groups are independent, so one entry
+ * backing off (5 s doubling to 300 s, kept on the entry) never holds back another group. The
+ * server's answer confirms an entry (removed, answer stored) or rejects it (mirror rolled back,
+ * toast). A failed entry is sent again when its backoff ends, when the network returns (any
+ * answer from the server, or a tab saying it is online) if it failed offline, or on
+ * 'outbox.drain'. The key is reused by every attempt and every worker instance, so the server
+ * applies each entry exactly once.
  */
 export function createOutbox(deps: {
-  mirror: Promise<Mirror>;
+  mirror: Promise<Mirror<string>>;
   client: ApiClient;
   clock: Clock;
   locks: LockManagerLike;
   randomId: () => string;
-  ops: Record<string, OutboxOp>;
+  mutations: ReadonlyMap<string, RegisteredMutation>;
+  /** What a domain's optimistic and deferred parts run with. */
+  context: DomainContext;
   /** The signed-in session: only its user's entries are sent, while it lasts. */
   owner: () => Owner | null;
   emit: (event: WorkerEvent) => void;
-  /** Logical stores changed: tell the tabs. */
-  announce: (stores: string[]) => void;
+  announce: (changes: Changes<string>) => void;
   /** After a confirmation (the change feed has something new). */
   confirmed: () => void;
   track: (work: Promise<unknown>) => void;
 }): Outbox {
-  type Waiter = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
-  const waiters = new Map<string, Waiter>();
-  let running: Promise<{ sent: number; pending: number }> | null = null;
-  let again = false;
-  let backoff = BACKOFF_START_MS;
-  let retryTimer: unknown = null;
+  /** Order keys a chain is sending now; `dirty`: entries were added to them meanwhile. */
+  const chains = new Map<string, Promise<number>>();
+  const dirty = new Set<string>();
+  /** Waits for a group lock another worker instance holds, aborted on close. */
+  const queued = new Map<string, AbortController>();
+  let timer: { id: unknown; at: number } | null = null;
+  let waiting = 0;
   let closed = false;
-  /** A wait for the drain lock another worker instance holds (see `pass`). */
-  let queued: AbortController | null = null;
+  let networkDrain: Promise<void> | null = null;
+  let networkAgain = false;
 
-  const opOf = (name: string) => {
-    const op = deps.ops[name];
-    if (!op) throw new Error(`Outbox: no mutation named "${name}"`);
-    return op;
-  };
-
-  const mine = async (user = deps.owner()?.user_id ?? null) => {
-    const all = await (await deps.mirror).getAll<StoredEntry>('outbox');
-    return all.filter((e) => e.user_id === user).sort(byAge);
-  };
-  const still = (owner: Owner) => deps.owner()?.session_id === owner.session_id;
+  const all = async () => (await deps.mirror).getAll<StoredEntry>('outbox');
+  const mine = async (user = deps.owner()?.user_id ?? null) =>
+    user === null ? [] : [...groupsOf(await all(), user).values()].flat();
   const pending = async () => (await mine()).length;
-  const announceCount = async () => deps.emit({ type: 'outbox', pending: await pending() });
+  const still = (owner: Owner) => deps.owner()?.session_id === owner.session_id;
+  const { wait, defer, sendOne } = createEntrySender({ ...deps, still });
 
-  // The entry waits for the network: its caller gets the optimistic answer now.
-  const defer = async (entry: StoredEntry) => {
-    const waiter = waiters.get(entry.id);
-    if (!waiter) return;
-    waiters.delete(entry.id);
-    try {
-      waiter.resolve(await deps.ops[entry.op]?.deferred?.(entry.input));
-    } catch (error) {
-      waiter.reject(error);
-    }
-  };
-  const deferAll = async () => {
-    const all = await (await deps.mirror).getAll<StoredEntry>('outbox');
-    for (const entry of all) await defer(entry);
-  };
-
-  const scheduleRetry = () => {
-    if (closed || retryTimer !== null) return;
-    retryTimer = deps.clock.setTimeout(() => {
-      retryTimer = null;
-      deps.track(drain());
-    }, backoff);
-    backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
-  };
-
-  const rollBack = async (entry: StoredEntry, error: unknown, owner: Owner) => {
-    const mirror = await deps.mirror;
-    const remove: PatchItem = { store: 'outbox', key: entry.id };
-    // The undo goes only into the mirror of the session that made the change.
-    if (!(await mirror.write([...entry.undo, remove], owner.guard))) await mirror.write([remove]);
-    deps.announce(opOf(entry.op).stores);
-    deps.emit({ type: 'toast', kind: 'error', message: messageOf(error) });
-    const waiter = waiters.get(entry.id);
-    waiters.delete(entry.id);
-    waiter?.reject(error);
-  };
-
-  /**
-   * 'sent' | 'rejected' | 'stop' (keep it and everything after it for later) | 'moved' (the
-   * session changed: the next user's token must not carry this user's change).
-   */
-  const sendOne = async (entry: StoredEntry, owner: Owner) => {
-    const mirror = await deps.mirror;
-    const op = deps.ops[entry.op];
-    if (!op) {
-      // Written by a build that knew this op; this one cannot send it, and it must not block.
-      await mirror.write([{ store: 'outbox', key: entry.id }]);
-      return 'rejected';
-    }
-    // Another worker instance over the same IndexedDB may have sent it meanwhile.
-    if (!(await mirror.get('outbox', entry.id))) return 'sent';
-    const attempt = { ...entry, attempts: entry.attempts + 1 };
-    await mirror.write([{ store: 'outbox', key: entry.id, value: attempt }]);
-    // Checked right before the call, which takes the session's token at once.
-    if (!still(owner)) return 'moved';
-    let result: unknown;
-    try {
-      result = await deps.client.call(op.endpoint, {
-        body: entry.input as never,
-        idempotencyKey: entry.key,
-        variant: entry.variant,
-        background: true,
-      });
-    } catch (error) {
-      if (isRejection(error) || (attempt.attempts >= MAX_ATTEMPTS && isServerError(error))) {
-        await rollBack(entry, error, owner);
-        return 'rejected';
-      }
-      await mirror.write([
-        { store: 'outbox', key: entry.id, value: { ...attempt, last_error: messageOf(error) } },
-      ]);
-      return 'stop';
-    }
-    await mirror.write([{ store: 'outbox', key: entry.id }]);
-    const writes = op.confirmedWrites?.(entry.input, result) ?? [];
-    if (await mirror.apply(writes, owner.guard)) deps.announce(op.stores);
-    const waiter = waiters.get(entry.id);
-    waiters.delete(entry.id);
-    waiter?.resolve(op.output?.(result));
-    deps.confirmed();
-    return 'sent';
-  };
-
-  /** Sends the session's entries, oldest first; runs while holding the drain lock. */
-  const sendAll = async (owner: Owner) => {
+  /** Sends one group's entries in order while they are due; holds the group's lock. */
+  const sendGroup = async (key: string, owner: Owner, reason: DrainReason) => {
     let sent = 0;
-    for (const entry of await mine(owner.user_id)) {
-      if (closed || !still(owner)) break;
-      const outcome = await sendOne(entry, owner);
-      if (outcome === 'sent') sent += 1;
-      if (outcome === 'moved') break;
-      if (outcome === 'stop') {
-        await deferAll();
-        scheduleRetry();
-        return sent;
+    try {
+      for (;;) {
+        dirty.delete(key);
+        if (closed || !still(owner)) break;
+        const head = groupsOf(await all(), owner.user_id).get(key)?.[0];
+        if (!head || !isDue(head, deps.clock.now(), reason)) {
+          if (dirty.has(key)) continue; // An entry came while the head was read.
+          break;
+        }
+        const outcome = await sendOne(head, owner);
+        if (outcome === 'sent') sent += 1;
+        else if (outcome !== 'rejected') break;
       }
+    } finally {
+      // Before this settles: a drain that starts after it sees no chain and starts its own.
+      chains.delete(key);
     }
-    backoff = BACKOFF_START_MS;
     return sent;
   };
 
+  const lockName = (owner: Owner, key: string) => `${OUTBOX_LOCK_PREFIX}:${owner.user_id}:${key}`;
+
   /**
-   * Another worker instance holds the drain lock; it read its list before our entry existed,
-   * so wait for the lock (in the background) and send then.
+   * Another worker instance is sending this group; it read its entries before ours existed,
+   * so wait for its lock (in the background) and send then.
    */
-  const queueBehind = () => {
-    if (queued || closed) return;
+  const queueBehind = (key: string, owner: Owner, reason: DrainReason) => {
+    if (queued.has(key) || closed) return;
     const controller = new AbortController();
-    queued = controller;
+    queued.set(key, controller);
     const waited = deps.locks
-      .request(OUTBOX_DRAIN_LOCK, { signal: controller.signal }, async () => {
-        if (queued === controller) queued = null;
-        const owner = deps.owner();
-        if (closed || !owner) return;
-        await sendAll(owner);
-        await announceCount();
+      .request(lockName(owner, key), { signal: controller.signal }, async () => {
+        queued.delete(key);
+        if (closed || chains.has(key)) return;
+        const chain = sendGroup(key, owner, reason);
+        chains.set(key, chain);
+        await chain;
+        await settle(owner, null);
       })
       .catch((error: unknown) => {
-        if (queued === controller) queued = null;
+        queued.delete(key);
         // Aborted: the worker is closing.
         if (!(error instanceof Error && error.name === 'AbortError')) throw error;
       });
     deps.track(waited);
   };
 
-  const pass = async () => {
-    let sent = 0;
-    const owner = deps.owner();
-    if (!owner) {
-      await deferAll();
-      return sent;
-    }
-    await deps.locks.request(OUTBOX_DRAIN_LOCK, { ifAvailable: true }, async (lock) => {
-      if (lock) {
-        sent = await sendAll(owner);
-        return;
-      }
-      // Another worker instance is draining: answer optimistically, send once it is done.
-      await deferAll();
-      queueBehind();
+  const startGroup = (key: string, owner: Owner, reason: DrainReason) => {
+    const chain = deps.locks.request(lockName(owner, key), { ifAvailable: true }, (lock) => {
+      if (lock) return sendGroup(key, owner, reason);
+      queueBehind(key, owner, reason);
+      return 0;
     });
-    await announceCount();
-    return sent;
+    chains.set(key, chain);
+    // sendGroup forgets its chain itself; one that never got the lock is forgotten here.
+    const forget = () => {
+      if (chains.get(key) === chain) chains.delete(key);
+    };
+    chain.then(forget, forget);
+    return chain;
   };
 
-  function drain() {
-    if (running) {
-      again = true;
-      return running;
+  /**
+   * After sends: answers whoever waits behind a backoff or a lock (among `seen`, the entries
+   * the drain looked at; all when null), wakes for the next backoff, tells the tabs the count.
+   */
+  const settle = async (owner: Owner | null, seen: Set<string> | null) => {
+    const now = deps.clock.now();
+    const left = owner ? groupsOf(await all(), owner.user_id) : new Map<string, StoredEntry[]>();
+    let wake = Infinity;
+    waiting = 0;
+    for (const [key, group] of left) {
+      waiting += group.length;
+      if (chains.has(key)) continue;
+      for (const entry of group) if (!seen || seen.has(entry.id)) await defer(entry);
+      const at = group[0].next_attempt ?? 0;
+      if (at > now && !queued.has(key)) wake = Math.min(wake, at);
     }
-    running = (async () => {
-      let sent = 0;
-      do {
-        again = false;
-        sent += await pass();
-      } while (again && !closed);
-      return { sent, pending: await pending() };
-    })().finally(() => {
-      running = null;
-    });
-    return running;
+    if (owner === null) for (const entry of await all()) await defer(entry);
+    schedule(wake);
+    deps.emit({ type: 'outbox', pending: waiting });
+  };
+
+  const schedule = (at: number) => {
+    if (closed || at === Infinity || (timer && timer.at <= at)) return;
+    if (timer) deps.clock.clearTimeout(timer.id);
+    const id = deps.clock.setTimeout(
+      () => {
+        timer = null;
+        deps.track(drain());
+      },
+      Math.max(0, at - deps.clock.now()),
+    );
+    timer = { id, at };
+  };
+
+  async function drain(reason: DrainReason = {}) {
+    const owner = closed ? null : deps.owner();
+    const runs: Promise<number>[] = [];
+    const seen = new Set<string>();
+    if (owner) {
+      const now = deps.clock.now();
+      for (const [key, group] of groupsOf(await all(), owner.user_id)) {
+        for (const entry of group) seen.add(entry.id);
+        const running = chains.get(key);
+        if (running) {
+          dirty.add(key);
+          runs.push(running);
+        } else if (isDue(group[0], now, reason)) {
+          runs.push(startGroup(key, owner, reason));
+        }
+      }
+    }
+    const sent = (await Promise.all(runs)).reduce((a, b) => a + b, 0);
+    await settle(owner, seen);
+    return { sent, pending: waiting };
   }
 
   return {
     async enqueue(name, input, variant) {
-      const op = opOf(name);
+      const op = deps.mutations.get(name);
+      if (!op) throw new Error(`Outbox: no mutation named "${name}"`);
       const owner = deps.owner();
       if (!owner) throw new Error(`${name}: not signed in`);
       const mirror = await deps.mirror;
-      const patch = (await op.optimistic?.(input)) ?? [];
+      const ctx = deps.context;
+      const patch = (await op.mutation.optimistic?.(ctx, input)) ?? [];
+      const id = deps.randomId();
+      const orderKey = op.mutation.orderKey ? op.mutation.orderKey(input) : '';
       const entry: StoredEntry = {
-        id: deps.randomId(),
+        id,
         key: deps.randomId(),
         op: name,
         input,
@@ -280,55 +214,59 @@ export function createOutbox(deps: {
         user_id: owner.user_id,
         variant,
         undo: await mirror.snapshot(patch),
+        // null: independent of every other entry (its own id is its queue).
+        order_key: orderKey === null ? `${name}#${id}` : `${name}:${orderKey}`,
+        next_attempt: 0,
+        backoff_ms: 0,
+        offline: false,
       };
       // The entry and its optimistic effect land together, before anything is sent.
-      const saved = await mirror.write(
+      const changes = await mirror.apply(
         [{ store: 'outbox', key: entry.id, value: entry }, ...patch],
         owner.guard,
       );
-      if (!saved) throw new Error(`${name}: the session ended before the change was saved`);
-      if (patch.length) deps.announce(op.stores);
-      const outcome = new Promise((resolve, reject) => waiters.set(entry.id, { resolve, reject }));
-      await announceCount();
-      if (retryTimer !== null) {
-        // Sends are held back by a backoff: do not jump the queue, answer optimistically.
-        await defer(entry);
-      } else {
-        deps.track(drain());
-      }
+      if (!changes) throw new Error(`${name}: the session ended before the change was saved`);
+      deps.announce(changes);
+      const outcome = wait(entry.id);
+      deps.track(drain());
       return outcome;
     },
-    drain: () => {
-      if (retryTimer !== null) deps.clock.clearTimeout(retryTimer);
-      retryTimer = null;
-      return drain();
+    drain(reason = { force: true }) {
+      if (timer) deps.clock.clearTimeout(timer.id);
+      timer = null;
+      return drain(reason);
     },
-    async list() {
-      return (await mine()).map(({ id, key, op, input, attempts, created_at, last_error }) => ({
-        id,
-        key,
-        op,
-        input,
-        attempts,
-        created_at,
-        last_error,
-      }));
+    networkBack() {
+      if (closed || waiting === 0) return;
+      // A burst of answers makes one drain, and one more if any came while it ran. Only
+      // entries that failed offline become due: one the server failed (5xx) keeps its backoff,
+      // so a drain whose sends all fail answers nothing new and nothing loops.
+      if (networkDrain) {
+        networkAgain = true;
+        return;
+      }
+      networkDrain = (async () => {
+        do {
+          networkAgain = false;
+          await drain({ networkBack: true });
+        } while (networkAgain && waiting > 0 && !closed);
+      })().finally(() => {
+        networkDrain = null;
+      });
+      deps.track(networkDrain);
     },
+    list: async () => (await mine()).map(publicEntry),
     pending,
     async keepOnly(userId) {
-      const mirror = await deps.mirror;
-      const all = await mirror.getAll<StoredEntry>('outbox');
-      const stale = all.filter((e) => e.user_id !== userId);
-      await mirror.write(stale.map((e) => ({ store: 'outbox' as const, key: e.id })));
+      const stale = (await all()).filter((e) => e.user_id !== userId);
+      await (await deps.mirror).write(stale.map((e) => ({ store: 'outbox', key: e.id })));
     },
     close() {
       closed = true;
-      queued?.abort();
-      queued = null;
-      if (retryTimer !== null) deps.clock.clearTimeout(retryTimer);
-      retryTimer = null;
+      for (const controller of queued.values()) controller.abort();
+      queued.clear();
+      if (timer) deps.clock.clearTimeout(timer.id);
+      timer = null;
     },
   };
 }
-
-const isServerError = (error: unknown) => error instanceof ApiError && error.status >= 500;

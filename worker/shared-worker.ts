@@ -1,3 +1,4 @@
+import '../contract/zod-jitless';
 import type { Endpoint } from 'comlink';
 import { browserDeps, type WorkerGlobalScopeLike } from './browser-deps';
 import { createWorkspace } from './create-workspace';

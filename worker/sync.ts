@@ -1,9 +1,9 @@
-import type { z } from 'zod';
 import type { Change } from '../contract/sync';
-import { FeatureConfig, Notification, OrganizationSelf, Preferences } from '../contract/user';
 import type { ApiClient } from './api-client';
-import type { Mirror, PatchItem } from './mirror';
-import { KV, type NotificationsPageMeta } from './reads';
+import type { Changes, Mirror, PatchItem } from './mirror';
+import type { ReadKit } from './reads';
+import type { Registry } from './registry-build';
+import type { ChangeTx, EntityChange } from './registry';
 import type { Owner } from './session';
 
 export type Sync = {
@@ -12,24 +12,61 @@ export type Sync = {
 };
 
 /** The cursor is the user's: a sequence number of one user means nothing for another. */
-const cursorKey = (userId: string) => `changes:${userId}`;
+export const cursorKey = (userId: string) => `changes:${userId}`;
 
 /**
  * The change-feed pull: the server keeps a per-user change sequence; the worker pulls what came
- * after its cursor and writes it into the mirror, so every tab and every device converges
- * without refetching everything. Concurrent pulls share one run (plus one more if asked again
- * meanwhile, so a change made during a pull is not missed).
+ * after its cursor and each change's domain writes it into the mirror, so every tab and every
+ * device converges without refetching everything. A cursor older than the history the server
+ * keeps gets a reset instead: the domains' stores are cleared, every tab is told to read again
+ * (which refetches) and the domains fetch again what they cache forever. Concurrent pulls
+ * share one run (plus one more if asked again meanwhile, so a change made during a pull is not
+ * missed).
  */
 export function createSync(deps: {
-  mirror: Promise<Mirror>;
+  mirror: Promise<Mirror<string>>;
   client: ApiClient;
   /** The session pulling; its changes are written only while it is the stored one. */
   owner: () => Owner | null;
-  /** Logical stores changed: tell the tabs. */
-  announce: (stores: string[]) => void;
+  signal: () => AbortSignal;
+  changes: Registry['changes'];
+  /** The domains' stores: what a reset clears. */
+  domainStores: readonly string[];
+  reads: ReadKit;
+  /** After a reset: the domains fetch again what they cache forever. */
+  afterReset: () => void;
 }): Sync {
   let running: Promise<{ applied: number; cursor: number }> | null = null;
   let again = false;
+
+  const applyPage = async (mirror: Mirror<string>, changes: Change[]) => {
+    const view = createChangeView(mirror);
+    for (const change of changes) {
+      const entity = deps.changes.get(change.entity);
+      if (!entity) continue; // An entity this build does not mirror.
+      const parsed = change.op === 'upsert' ? entity.schema.safeParse(change.data) : null;
+      const typed: EntityChange<unknown> = parsed?.success
+        ? { op: 'upsert', id: change.entity_id, data: parsed.data }
+        : { op: 'delete', id: change.entity_id };
+      await entity.apply(typed, view.tx);
+    }
+    return view.items();
+  };
+
+  /** Clears the domains' stores and moves the cursor, in one transaction, while `owner` lasts. */
+  const reset = async (mirror: Mirror<string>, owner: Owner, key: string, cursor: number) => {
+    const stores = [...deps.domainStores, 'cursors', 'kv'];
+    const done = await mirror.transact(stores, async (tx) => {
+      if (!owner.guard.holds(await tx.get('kv', owner.guard.key))) return false;
+      for (const store of deps.domainStores) tx.clear(store);
+      tx.put({ store: 'cursors', key, value: cursor });
+      return true;
+    });
+    if (!done) return false;
+    for (const store of deps.domainStores) deps.reads.announce(store, null);
+    deps.afterReset();
+    return true;
+  };
 
   const once = async () => {
     const mirror = await deps.mirror;
@@ -38,36 +75,33 @@ export function createSync(deps: {
     if (!owner) return { applied, cursor: 0 };
     const key = cursorKey(owner.user_id);
     let cursor = (await mirror.get<number>('cursors', key)) ?? 0;
-    const stores = new Set<string>();
+    // Tabs hear once per pull, of every key any page changed.
+    const heard: Changes<string> = new Map();
     for (;;) {
       const page = await deps.client.call('changes', {
         query: { after: cursor },
         background: true,
+        signal: deps.signal(),
       });
-      const items: PatchItem[] = [];
-      const touched: Array<[PatchItem, string]> = [];
-      for (const change of page.changes) {
-        const from = items.length;
-        const store = await apply(mirror, change, items);
-        if (store) for (const item of items.slice(from)) touched.push([item, store]);
-      }
-      // Tabs hear only of what differs from the mirror (our own confirmed writes do not).
-      const before = await mirror.snapshot(items);
-      for (const [item, store] of touched) {
-        const old = before.find((b) => b.store === item.store && b.key === item.key);
-        if (JSON.stringify(old?.value) !== JSON.stringify(item.value)) stores.add(store);
+      if (page.reset) {
+        if (!(await reset(mirror, owner, key, page.cursor))) return { applied, cursor };
+        heard.clear();
+        cursor = page.cursor;
+        if (!page.has_more) break;
+        continue;
       }
       // The cursor moves in the same transaction as the changes it covers, and neither lands
       // once the session has ended (signed out or another sign-in): they are not the mirror's.
-      const cursorItem: PatchItem = { store: 'cursors', key, value: page.cursor };
-      if (!(await mirror.write([...items, cursorItem], owner.guard))) {
-        return { applied, cursor };
-      }
+      const items = await applyPage(mirror, page.changes);
+      items.push({ store: 'cursors', key, value: page.cursor });
+      const changes = await deps.reads.store(items, owner, false);
+      if (!changes) return { applied, cursor };
+      merge(heard, changes);
       applied += page.changes.length;
       cursor = page.cursor;
       if (!page.has_more || page.changes.length === 0) break;
     }
-    if (stores.size) deps.announce([...stores]);
+    deps.reads.announceChanges(heard);
     return { applied, cursor };
   };
 
@@ -94,72 +128,29 @@ export function createSync(deps: {
   };
 }
 
-/** Writes one change into `items`; returns the logical store it touched, if any. */
-async function apply(mirror: Mirror, change: Change, items: PatchItem[]) {
-  switch (change.entity) {
-    case 'preferences':
-      items.push(kvItem(KV.preferences, Preferences, change));
-      return 'preferences';
-    case 'feature_config':
-      items.push(kvItem(KV.featureConfig, FeatureConfig, change));
-      return 'flags';
-    case 'organization':
-      items.push(kvItem(KV.org, OrganizationSelf, change));
-      return 'org';
-    case 'notification':
-      return applyNotification(mirror, change, items);
-    default:
-      return null;
-  }
-}
-
 /**
- * A kv record a change replaces whole: an upsert of a shape we know stores it; a delete, or a
- * shape we do not know, clears it so the next read refetches it.
+ * The mirror as a pull's changes see it: reads find the writes of earlier changes of the same
+ * pull first (a map by store and key, no scan), writes are collected to land together.
  */
-function kvItem<T>(key: string, schema: z.ZodType<T>, change: Change): PatchItem {
-  const parsed = schema.safeParse(change.data);
-  const value = change.op === 'upsert' && parsed.success ? parsed.data : undefined;
-  return { store: 'kv', key, value };
+function createChangeView(mirror: Mirror<string>) {
+  const pending = new Map<string, PatchItem<string>>();
+  const id = (store: string, key: string) => `${store}\u0000${key}`;
+  const tx: ChangeTx<string> = {
+    async get<T>(store: string, key: string) {
+      const item = pending.get(id(store, key));
+      if (item) return item.value as T | undefined;
+      return mirror.get<T>(store, key);
+    },
+    put(store, key, value) {
+      pending.set(id(store, key), { store, key, value });
+    },
+  };
+  return { tx, items: () => [...pending.values()] };
 }
 
-async function applyNotification(mirror: Mirror, change: Change, items: PatchItem[]) {
-  const pending = (key: string) =>
-    items.findLast((i) => i.store === 'notifications' && i.key === key);
-  const before =
-    (pending(change.entity_id)?.value as Notification | undefined) ??
-    (await mirror.get<Notification>('notifications', change.entity_id));
-  const parsed = Notification.safeParse(change.data);
-  if (change.op === 'delete' || !parsed.success) {
-    items.push({ store: 'notifications', key: change.entity_id });
-  } else {
-    items.push({ store: 'notifications', key: change.entity_id, value: parsed.data });
+function merge(into: Changes<string>, changes: Changes<string>) {
+  for (const [store, keys] of changes) {
+    const known = into.get(store);
+    into.set(store, known ? [...new Set([...known, ...keys])] : keys);
   }
-  const after = change.op === 'upsert' && parsed.success ? parsed.data : undefined;
-  // Keep the cached pages' unread counts right when a known notification flips read state.
-  const delta = (before && !before.read ? 1 : 0) - (after && !after.read ? 1 : 0);
-  if (delta !== 0) {
-    const pages = await pageMetas(mirror, items);
-    for (const { key, meta } of pages) {
-      items.push({
-        store: 'kv',
-        key,
-        value: { ...meta, unread: Math.max(0, meta.unread - delta) },
-      });
-    }
-  }
-  return 'notifications';
-}
-
-/** The cached notification pages, as `items` would leave them. */
-async function pageMetas(mirror: Mirror, items: PatchItem[]) {
-  const out: { key: string; meta: NotificationsPageMeta }[] = [];
-  for (const key of await mirror.keys('kv')) {
-    if (!KV.isNotificationsPage(key)) continue;
-    const pending = items.findLast((i) => i.store === 'kv' && i.key === key);
-    const meta = (pending ? pending.value : await mirror.get('kv', key)) as
-      NotificationsPageMeta | undefined;
-    if (meta) out.push({ key, meta });
-  }
-  return out;
 }

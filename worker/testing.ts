@@ -194,11 +194,21 @@ export function createBroadcastHub(): { channel: BroadcastChannelFactory } {
 export type ScriptedReply =
   { status: number; body?: unknown } | { networkError: true; message?: string };
 
-export type RecordedRequest = RequestInitLike & { url: string; at: number };
+/** A request as the scripted fetch saw it; `body` is the text it sent, whatever its kind. */
+export type RecordedRequest = Omit<RequestInitLike, 'body'> & {
+  url: string;
+  at: number;
+  body?: string;
+};
+
+/** A Response of `text`, as fetch would answer it (a body only where the status allows one). */
+export const responseOf = (status: number, text: string): ResponseLike =>
+  new Response(text === '' ? null : text, { status });
 
 /**
  * A fetch that answers from a script, in order, and records every request with the clock's
- * time, so a test reads the retry policy off `requests`.
+ * time, so a test reads the retry policy off `requests`. A raw body (an upload) is read to the
+ * end, as a server would, before the answer.
  */
 export function createScriptedFetch(
   script: ScriptedReply[] | ((request: RecordedRequest) => ScriptedReply),
@@ -206,19 +216,19 @@ export function createScriptedFetch(
 ): { fetch: FetchLike; requests: RecordedRequest[] } {
   const requests: RecordedRequest[] = [];
   const queue = Array.isArray(script) ? [...script] : null;
-  const fetch: FetchLike = async (url, init) => {
-    const request = { ...init, url, at: clock.now() };
+  const fetch: FetchLike = async (url, { body, ...init }) => {
+    const request: RecordedRequest = { ...init, url, at: clock.now() };
+    if (typeof body === 'string') request.body = body;
     requests.push(request);
+    if (body !== undefined && typeof body !== 'string') {
+      request.body = await new Response(body).text();
+    }
     const reply = queue
       ? queue.shift()
       : (script as (r: RecordedRequest) => ScriptedReply)(request);
     if (!reply) throw new Error(`scripted fetch: no reply left for ${init.method} ${url}`);
     if ('networkError' in reply) throw new TypeError(reply.message ?? 'fetch failed');
-    const response: ResponseLike = {
-      status: reply.status,
-      text: async () => (reply.body === undefined ? '' : JSON.stringify(reply.body)),
-    };
-    return response;
+    return responseOf(reply.status, reply.body === undefined ? '' : JSON.stringify(reply.body));
   };
   return { fetch, requests };
 }

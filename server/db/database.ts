@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { createPgliteDialect } from './pglite-dialect';
 import type { Database, DialectName } from './schema';
+import { postgresStartupLock, sqliteStartupLock, type StartupLock } from './startup-lock';
 
 export type OpenDatabaseOptions = {
   /** SQLite lives at `<dataDir>/workspace.db` unless a PostgreSQL URL or PGlite is asked for. */
@@ -19,16 +19,29 @@ export type OpenedDatabase = {
   dialect: DialectName;
   /** Where the data is, for the start-up log (no password). */
   location: string;
+  /**
+   * Runs `fn` while no other server on this database runs its own start-up (migrations and
+   * the seed): see startup-lock.ts.
+   */
+  exclusive: StartupLock;
 };
+
+const alone: StartupLock = (fn) => fn();
 
 export const openDatabase = async (opts: OpenDatabaseOptions): Promise<OpenedDatabase> => {
   if (opts.pglite) {
-    const { PGlite } = await import('@electric-sql/pglite');
+    // A test-only package (devDependencies): imported only when asked for.
+    const [{ PGlite }, { PGliteDialect }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('kysely-pglite-dialect'),
+    ]);
     const pglite = await PGlite.create();
     return {
-      db: new Kysely<Database>({ dialect: createPgliteDialect(pglite) }),
+      db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
       dialect: 'postgres',
       location: 'PGlite (in memory)',
+      // In memory, in this process: nobody else can start on it.
+      exclusive: alone,
     };
   }
   if (opts.databaseUrl) {
@@ -38,6 +51,7 @@ export const openDatabase = async (opts: OpenDatabaseOptions): Promise<OpenedDat
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
+      exclusive: postgresStartupLock(pool),
     };
   }
   const dataDir = opts.dataDir ?? './data';
@@ -54,5 +68,6 @@ export const openDatabase = async (opts: OpenDatabaseOptions): Promise<OpenedDat
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
     location: file,
+    exclusive: sqliteStartupLock(`${file}.startup-lock`),
   };
 };

@@ -1,20 +1,48 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { ServerDomain } from '../domain';
+import { serverDomains } from '../domains';
 import * as m0001 from './migrations/0001-initial';
-import * as m0002 from './migrations/0002-auth-attempts';
-import * as m0003 from './migrations/0003-debug-log-expired-token';
 import type { Database } from './schema';
 
-/** Every migration, in order. A static list: no file-system globbing, so bundling is safe. */
-const migrations: Record<string, Migration> = {
-  '0001-initial': m0001,
-  '0002-auth-attempts': m0002,
-  '0003-debug-log-expired-token': m0003,
+/**
+ * The schema every domain started from, written before domains had folders; later changes
+ * live in each domain's migrations.ts.
+ */
+const coreMigrations: Record<string, Migration> = { '0001-initial': m0001 };
+
+/**
+ * Every migration: the core one and each domain's, merged. Names are global: four digits and
+ * a slug, each number used once, so name order is the order of writing (Kysely runs them in
+ * name order and refuses a new one sorting before what a database already applied).
+ */
+export const allMigrations = (
+  domains: readonly ServerDomain[] = serverDomains,
+): Record<string, Migration> => {
+  const all: Record<string, Migration> = { ...coreMigrations };
+  const byNumber = new Map(Object.keys(all).map((name) => [name.slice(0, 4), name]));
+  for (const domain of domains) {
+    for (const [name, migration] of Object.entries(domain.migrations ?? {})) {
+      if (!/^\d{4}-[a-z0-9-]+$/.test(name)) {
+        throw new Error(`migration "${name}" (${domain.name}) must be named NNNN-slug`);
+      }
+      const taken = byNumber.get(name.slice(0, 4));
+      if (taken) {
+        throw new Error(`migration "${name}" (${domain.name}) reuses the number of "${taken}"`);
+      }
+      byNumber.set(name.slice(0, 4), name);
+      all[name] = migration;
+    }
+  }
+  return all;
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
 /** Brings the schema up to date; throws with the failing migration's name. */
-export const migrateToLatest = async (db: Kysely<Database>): Promise<string[]> => {
+export const migrateToLatest = async (
+  db: Kysely<Database>,
+  domains: readonly ServerDomain[] = serverDomains,
+): Promise<string[]> => {
+  const migrations = allMigrations(domains);
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -16,8 +16,13 @@ export interface Database {
     password_hash: string;
     /** The organisation /organizations/self answers with. */
     organization_id: string;
-    /** Last change sequence number handed out to this user (see changes.ts). */
+    /** Last change sequence number handed out to this user (see sync/changes.ts). */
     change_seq: Generated<number>;
+    /**
+     * Every change numbered up to here has been compacted away (sync/compaction.ts): a cursor
+     * below it cannot be continued and gets a reset. Migration 0004.
+     */
+    change_floor: Generated<number>;
     created_at: string;
     updated_at: string;
   };
@@ -52,14 +57,20 @@ export interface Database {
     created_at: string;
   };
   /**
-   * One failed sign-in (per e-mail and per client address) or one sent reset mail, counted in
-   * a sliding window (see throttle.ts). `subject` is a SHA-256 of the e-mail or address: the
-   * table fills with what strangers type, and counting needs no plain text.
+   * One sign-in attempt (per e-mail and address pair, per e-mail, per client address), sent
+   * reset mail, sign-up or password reset, counted in a sliding window (auth/throttle.ts).
+   * `subject` is a SHA-256 of the e-mail or address (a pair: the two hashes joined by ':'):
+   * the table fills with what strangers type, and counting needs no plain text.
    */
   auth_attempts: {
     id: string;
-    kind: 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
+    kind: 'signin_pair' | 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
     subject: string;
+    /**
+     * 1 while a sign-in's password check runs; it then becomes a failure (0) or is deleted.
+     * Migration 0005; other kinds are always 0.
+     */
+    pending: Generated<number>;
     created_at: string;
   };
   preferences: { user_id: string; data: string; updated_at: string };

@@ -49,7 +49,7 @@ export function AppLayout() {
   const machine = useNavMachine({
     hasNav,
     viewportWidth,
-    overlay: { open: overlayShown, widthPercent, type: overlayType },
+    overlayOpen: overlayShown,
   });
   const navState = state.$navState.value;
   const navOpen = navState === 'open' || navState === 'opened';

@@ -1,5 +1,5 @@
 import { useRouterState } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { productLabel } from '../lib/product';
 import { breadcrumbs } from '../lib/breadcrumbs';
 import { pageHeader } from '../lib/routes';
@@ -33,7 +33,8 @@ export function Breadcrumbs(props: { names?: Record<string, string> }) {
 
 /** The page header (000 §2): the page's title, or "{query} in {location}" while searching. */
 export function PageHeading(props: { entityName?: string }) {
-  const { product } = useShell();
+  const { product, state } = useShell();
+  const heading = useRef<HTMLHeadingElement>(null);
   const location = useRouterState({ select: (s) => s.location });
   const search = location.search as Record<string, unknown>;
   const text = (key: string) => (typeof search[key] === 'string' ? search[key] : undefined);
@@ -45,9 +46,15 @@ export function PageHeading(props: { entityName?: string }) {
     entityName: props.entityName,
   });
   useDocumentTitle(header.title, product);
+  // Arriving from sign-in: screen readers start at the page's heading, not at the body.
+  useEffect(() => {
+    if (state.takeHeadingFocus()) heading.current?.focus();
+  }, [state]);
   return (
     <div className="page-heading">
-      <h1>{header.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {header.title}
+      </h1>
       {header.subtitle ? (
         <p className="page-subtitle">
           Searched instead for <span className="original-query">{header.subtitle}</span>

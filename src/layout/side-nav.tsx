@@ -44,7 +44,8 @@ const isAt = (path: string, base: string) => path === base || path.startsWith(`$
 
 /**
  * The side navigation (000 §4). Its state lives in $navState; the hot zone at the left edge
- * peeks it while closed, and the machine hides it when the mouse moves away.
+ * peeks it while closed (never during an overlay resize drag), and the machine hides it when
+ * the mouse moves away.
  */
 export function SideNav(props: { machine: NavMachine }) {
   useSignals();
@@ -53,6 +54,8 @@ export function SideNav(props: { machine: NavMachine }) {
   const navState = state.$navState.value;
   const flags = state.$flags.value;
   const shown = navState !== 'closed';
+  // While an overlay's edge is dragged the pointer is the drag's, not a request to peek.
+  const resizing = state.$overlayResizing.value;
   // The most specific item is the current one: /feeds/home is My Data, not Feeds as well.
   const current = navItems(product)
     .flatMap((group) => group.items)
@@ -61,12 +64,16 @@ export function SideNav(props: { machine: NavMachine }) {
 
   return (
     <>
-      {navState === 'closed' ? (
+      {navState === 'closed' && !resizing ? (
         <div
           className="nav-peek-zone"
           data-testid="nav-peek-zone"
           aria-hidden="true"
-          onMouseEnter={() => props.machine.dispatch({ type: 'peek', source: 'user' })}
+          onMouseEnter={() => {
+            if (!state.$overlayResizing.peek()) {
+              props.machine.dispatch({ type: 'peek', source: 'user' });
+            }
+          }}
         />
       ) : null}
       <nav

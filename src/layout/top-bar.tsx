@@ -1,14 +1,22 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
+import { isMobile } from '../lib/breakpoints';
 import { productLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
+import { AccountMenu } from './account-menu';
 import { ShellLink } from './shell-link';
+import { useViewportWidth } from './use-viewport-width';
 
-/** The bar above every signed-in page: navigation toggle, brand, sync status, account. */
+/**
+ * The bar above every signed-in page: navigation toggle, brand, sync status and the account's
+ * links (Notifications, Settings, the account, Sign out). At phone widths those last four sit
+ * in the account menu, so they stay reachable.
+ */
 export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
   useSignals();
   const { state, product } = useShell();
+  const viewportWidth = useViewportWidth();
   const [signingOut, setSigningOut] = useState(false);
   const session = state.$session.value;
   const user = session?.status === 'signed-in' ? session.user : null;
@@ -23,6 +31,31 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
       setSigningOut(false);
     }
   };
+
+  const account = (
+    <>
+      <ShellLink to={r.notifications} className="top-link">
+        Notifications
+      </ShellLink>
+      <ShellLink to={r.settings.root} className="top-link">
+        Settings
+      </ShellLink>
+      {user ? (
+        <span className="account" title={user.email}>
+          {user.name}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        className="button secondary small"
+        onClick={() => void signOut()}
+        disabled={signingOut}
+        aria-busy={signingOut || undefined}
+      >
+        {signingOut ? 'Signing out…' : 'Sign out'}
+      </button>
+    </>
+  );
 
   return (
     <header className="top-bar">
@@ -51,26 +84,7 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
           Saving {pending} change{pending === 1 ? '' : 's'}…
         </span>
       ) : null}
-      <ShellLink to={r.notifications} className="top-link">
-        Notifications
-      </ShellLink>
-      <ShellLink to={r.settings.root} className="top-link">
-        Settings
-      </ShellLink>
-      {user ? (
-        <span className="account" title={user.email}>
-          {user.name}
-        </span>
-      ) : null}
-      <button
-        type="button"
-        className="button secondary small"
-        onClick={() => void signOut()}
-        disabled={signingOut}
-        aria-busy={signingOut || undefined}
-      >
-        {signingOut ? 'Signing out…' : 'Sign out'}
-      </button>
+      {isMobile(viewportWidth) ? <AccountMenu>{account}</AccountMenu> : account}
     </header>
   );
 }

@@ -11,12 +11,13 @@ const NAV_SLIDE_MS = 200;
 export type NavInputs = {
   hasNav: boolean;
   viewportWidth: number;
-  overlay: { open: boolean; widthPercent: number; type: string | null };
+  /** Whether an overlay panel is shown. */
+  overlayOpen: boolean;
 };
 
 /**
  * The side navigation machine (src/lib/nav-machine) wired to the shell: state into $navState,
- * the stored nav_state as the start, the overlay's open/close and shrink.
+ * the stored nav_state as the start, the overlay's open and close.
  */
 export function useNavMachine(inputs: NavInputs): NavMachine {
   const { state } = useShell();
@@ -36,11 +37,6 @@ export function useNavMachine(inputs: NavInputs): NavMachine {
       }),
       setTimeout: (fn, ms) => window.setTimeout(fn, ms),
       clearTimeout: (handle) => window.clearTimeout(handle as number),
-      overlay: () => live.current.overlay,
-      shrinkOverlay: (toPercent) => {
-        const type = live.current.overlay.type;
-        if (type) state.setOverlayWidth(type, toPercent, 'live');
-      },
       onChange: (next) => state.setNavState(next),
     }),
   );
@@ -53,7 +49,7 @@ export function useNavMachine(inputs: NavInputs): NavMachine {
   }, [machine, state]);
 
   // The overlay interplay (000 §4): an overlay opening closes the navigation, closing reopens it.
-  const overlayOpen = inputs.overlay.open;
+  const overlayOpen = inputs.overlayOpen;
   const wasOpen = useRef(false);
   useEffect(() => {
     if (overlayOpen && !wasOpen.current) machine.overlayOpened();

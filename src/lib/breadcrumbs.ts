@@ -1,4 +1,5 @@
 import { pathSegments } from './path';
+import { labelOfSegments } from './route-labels';
 import { sourceTitle } from './sources';
 
 export type Breadcrumb = { label: string; href: string | null; bold: boolean };
@@ -13,7 +14,8 @@ const SEGMENT_LABELS: Record<string, string> = {
 /**
  * Breadcrumbs (000 §2): "Home" first, then one per path segment, each linking to the path up
  * to it; the last is bold and not a link. `names` maps a segment (a channel id, a feed id) to
- * the name to show. Source keys read as their catalogue titles. /settings/tags is the "Tags
+ * the name to show. A route with a label of its own reads it (the words its page heading uses:
+ * "AskNeedl", "User Settings"); other source keys read as their catalogue titles. /settings/tags is the "Tags
  * Manager" page, whose trail skips the settings segment.
  */
 export function breadcrumbs(
@@ -44,7 +46,8 @@ function labelFor(
 ): string {
   const segment = segments[i];
   if (opts.names && Object.hasOwn(opts.names, segment)) return opts.names[segment];
-  if (segment === 'tags' && i === 1 && segments[0] === 'settings') return 'Tags Manager';
+  const ofRoute = labelOfSegments(segments, i + 1, opts.product);
+  if (ofRoute !== undefined) return ofRoute;
   if (Object.hasOwn(SEGMENT_LABELS, segment)) return SEGMENT_LABELS[segment];
   return sourceTitle(segment, opts.product);
 }

@@ -2,8 +2,6 @@ import {
   NAV_AUTO_CLOSE_MS,
   NAV_HIDE_MARGIN_PX,
   NavState as NavStateSchema,
-  OVERLAY_SHRINK_FACTOR,
-  OVERLAY_WIDE_PERCENT,
   type NavState,
 } from '../../contract';
 
@@ -67,9 +65,6 @@ export type NavMachineDeps = {
   context: () => NavContext;
   setTimeout: (fn: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
-  /** The overlay as it is now: whether one is open and its width in percent of the viewport. */
-  overlay: () => { open: boolean; widthPercent: number };
-  shrinkOverlay: (toPercent: number) => void;
   onChange: (state: NavState) => void;
 };
 
@@ -89,13 +84,16 @@ export type NavMachine = {
   resume(): void;
 };
 
-const isOpenish = (s: NavState) => s === 'open' || s === 'opened';
-
 /**
  * The navigation with its timing and overlay interplay (000 §4): close becomes closed after
- * 500 ms; when the navigation opens over an overlay wider than 80% of the viewport, the
- * overlay shrinks to 0.8 of its width; if the navigation reaches opened while the overlay is
- * still wider than 80%, the navigation closes.
+ * 500 ms; an overlay opening sends close, its closing sends open from the overlay.
+ *
+ * Not here, on purpose: 000 §4's "an overlay wider than 80% of the viewport shrinks to 0.8 of
+ * its width when the navigation opens; the navigation closes if it reaches opened while the
+ * overlay is wider than 80%". Every overlay type's maximum is 80% (000 §9: Preview 80/80/80,
+ * ask 35/80/35, CustomFeed 50/80/50, Portfolio 50/80/50, Report 60/80/80) and every width is
+ * clamped to its type's maximum (src/lib/overlay.ts clampWidth), so no overlay is ever wider
+ * than 80%: the rule can never fire, and code for it would be untestable through the app.
  */
 export function createNavMachine(deps: NavMachineDeps): NavMachine {
   let state = deps.initial;
@@ -104,11 +102,6 @@ export function createNavMachine(deps: NavMachineDeps): NavMachine {
   const stopTimer = () => {
     if (timer) deps.clearTimeout(timer.handle);
     timer = null;
-  };
-
-  const overlayTooWide = () => {
-    const overlay = deps.overlay();
-    return overlay.open && overlay.widthPercent > OVERLAY_WIDE_PERCENT ? overlay : null;
   };
 
   const dispatch = (action: NavAction) => {
@@ -120,11 +113,6 @@ export function createNavMachine(deps: NavMachineDeps): NavMachine {
     deps.onChange(next);
 
     if (next === 'close') armAutoClose();
-    if (isOpenish(next) && !isOpenish(previous)) {
-      const wide = overlayTooWide();
-      if (wide) deps.shrinkOverlay(wide.widthPercent * OVERLAY_SHRINK_FACTOR);
-    }
-    if (next === 'opened' && overlayTooWide()) dispatch({ type: 'close' });
   };
 
   function armAutoClose() {

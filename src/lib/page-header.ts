@@ -1,5 +1,6 @@
 import { pathSegments } from './path';
 import { assistantLabel, productLabel } from './product';
+import { labelOfSegments } from './route-labels';
 import { sourceTitle } from './sources';
 
 export type PageHeaderInput = {
@@ -21,37 +22,6 @@ export type PageHeaderInput = {
 
 export type PageHeader = { title: string; subtitle?: string };
 
-const SETTINGS_TITLES: Record<string, string> = {
-  tags: 'Tags Manager',
-  storage: 'Storage',
-  feeds: 'Feed Manager',
-  contacts: 'Contacts',
-  channels: 'Groups',
-  'user-settings': 'User Settings',
-  portfolios: 'Portfolios',
-};
-
-const MANAGER_TITLES: Record<string, string> = {
-  assistants: 'Assistants',
-  report_generation: 'Report Generation',
-  report: 'Report',
-};
-
-const FIXED_PAGE_TITLES: Record<string, string> = {
-  home: 'Home',
-  notifications: 'Notifications',
-  search: 'Search',
-  connect: 'Connect',
-  report: 'Report',
-  onboarding: 'Onboarding',
-  'custom-feed': 'Custom Feed',
-  integrations: 'Integrations',
-  document: 'Document',
-  image: 'Image',
-  extension: 'Extension',
-  preview: 'Preview',
-};
-
 /** Where a search looks, from search_type: "{product} Web", "Group Data" or "My Data". */
 function searchLocation(product: string, searchType: string | undefined): string {
   if (searchType === `${product}_web`) return `${productLabel(product)} Web`;
@@ -59,36 +29,47 @@ function searchLocation(product: string, searchType: string | undefined): string
   return 'My Data';
 }
 
-/** The page's own title: "Notifications", "Search", the assistant, "My Data", a feed's name... */
+/**
+ * The page's own title: "Notifications", "Search", the assistant, "My Data", a feed's name...
+ * It is the label of the route the page belongs to (src/lib/route-labels.ts), the same words
+ * its breadcrumb shows: /feeds/home/drives is My Data's page, /search/exchanges is Search's.
+ */
 function baseTitle(input: PageHeaderInput): string {
   const { product, entityName } = input;
-  const [first = 'home', second, third] = pathSegments(input.pathname);
+  const segments = pathSegments(input.pathname);
+  const [first = 'home', second, third] = segments;
+  /** The label of the route made of the first `count` segments, else `fallback`. */
+  const routeOf = (count: number, fallback: string) =>
+    labelOfSegments(count === 1 ? [first] : segments, count, product) ?? fallback;
   const ownName = (fallback: string) => entityName ?? fallback;
   switch (first) {
     case `ask-${product}`:
-      return input.assistantName ?? assistantLabel(product);
+      return input.assistantName ?? routeOf(1, assistantLabel(product));
     case 'feeds':
-      if (second === undefined) return 'Feeds';
-      if (second === 'home') return 'My Data';
+    case 'apps':
+      if (second === undefined) return routeOf(1, sourceTitle(first, product));
+      if (second === 'home' && first === 'feeds') return routeOf(2, 'My Data');
       return ownName(sourceTitle(second, product));
     case 'channels':
-      if (second === undefined) return 'Groups';
-      if (second === 'home') return 'Group Data';
-      return ownName('Groups');
-    case 'apps':
-      return second === undefined ? 'Apps' : ownName(sourceTitle(second, product));
+      if (second === undefined) return routeOf(1, 'Groups');
+      if (second === 'home') return routeOf(2, 'Group Data');
+      return ownName(routeOf(1, 'Groups'));
     case 'notebooks':
-      return second === undefined ? 'Notebooks' : ownName('Notebooks');
+      return second === undefined ? routeOf(1, 'Notebooks') : ownName(routeOf(1, 'Notebooks'));
     case 'needlbox':
-      return second === undefined ? 'Needlbox' : sourceTitle(second, product);
+      if (second === undefined) return routeOf(1, 'Needlbox');
+      return routeOf(2, sourceTitle(second, product));
     case 'settings':
-      if (second === undefined) return 'Settings';
-      if (second === 'channels' && third !== undefined) return ownName('Groups');
-      return SETTINGS_TITLES[second] ?? sourceTitle(second, product);
+      if (second === undefined) return routeOf(1, 'Settings');
+      if (second === 'channels' && third !== undefined) return ownName(routeOf(2, 'Groups'));
+      return routeOf(2, sourceTitle(second, product));
+    case 'pulse':
+      // Pulse's own pages are headed by their own route's label (its user settings page).
+      return routeOf(segments.length, routeOf(1, 'Pulse'));
     case 'managers':
-      return (second && MANAGER_TITLES[second]) || 'Managers';
+      return second === undefined ? routeOf(1, 'Managers') : routeOf(2, routeOf(1, 'Managers'));
     default:
-      return FIXED_PAGE_TITLES[first] ?? sourceTitle(first, product);
+      return routeOf(1, sourceTitle(first, product));
   }
 }
 

@@ -18,3 +18,15 @@ export function pathSegments(pathname: string): string[] {
       }
     });
 }
+
+/**
+ * Whether the path decodes (a malformed escape like /%E0%A4%A does not). The decoded text is
+ * used, not only attempted: a minifier may drop a call whose result is unused, throw and all.
+ */
+export function isDecodablePath(pathname: string): boolean {
+  try {
+    return decodeURIComponent(pathname).length >= 0;
+  } catch {
+    return false;
+  }
+}

@@ -33,6 +33,8 @@ export function OverlayHost(props: {
 
   // Focus moves into the panel when it opens and back to where it came from when it closes.
   useEffect(() => returnFocusOnClose(panel.current), []);
+  // A panel closed mid-drag ends the drag too.
+  useEffect(() => () => state.setOverlayResizing(false), [state]);
 
   useEffect(() => {
     if (overlay.status !== 'error' || !overlay.log || loggedUnknown.current === overlay.detail) {
@@ -50,6 +52,8 @@ export function OverlayHost(props: {
     event.preventDefault();
     event.currentTarget.setPointerCapture?.(event.pointerId);
     drag.current = { startX: event.clientX, startPercent: percent, last: percent };
+    // The pointer may travel to the window's left edge: the navigation must not peek meanwhile.
+    state.setOverlayResizing(true);
   };
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (!type || !drag.current) return;
@@ -66,6 +70,7 @@ export function OverlayHost(props: {
     if (!type || !drag.current) return;
     const final = drag.current.last;
     drag.current = null;
+    state.setOverlayResizing(false);
     // One save per drag, at its end; the moves before it were only shown.
     state.setOverlayWidth(type, final, 'now');
   };

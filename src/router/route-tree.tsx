@@ -11,7 +11,7 @@ import { keepOverlayParams } from '../lib/overlay';
 import { CONTENT_CATEGORIES, isAuthPath, routesFor } from '../lib/routes';
 import { variantFromPath } from '../lib/variant';
 import { AppLayout } from '../layout/app-layout';
-import { RouterError } from '../screens/error-screen';
+import { RouteNotFound, RouterError } from '../screens/error-screen';
 import {
   CatchAllPage,
   NotAvailablePage,
@@ -139,6 +139,9 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     validateSearch: validateAppSearch,
     component: Outlet,
     errorComponent: RouterError,
+    // Every well-formed path has a route (the app's catch-all): only an address that cannot be
+    // decoded (/%E0%A4%A) ends here.
+    notFoundComponent: RouteNotFound,
   });
 
   const indexRoute = createRoute({
@@ -153,7 +156,8 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     },
   });
 
-  // Public screens. A signed-in visitor on a sign-in screen goes to the landing route.
+  // Public screens. A signed-in visitor on a sign-in, sign-up or password screen goes to the
+  // landing route.
   const publicLayout = createRoute({
     getParentRoute: () => rootRoute,
     id: 'public',
@@ -203,11 +207,15 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     createRoute({
       getParentRoute: () => publicLayout,
       path: r.auth.forgotPassword,
+      beforeLoad: signedInElsewhere,
       component: screens.forgotPassword,
     }),
     createRoute({
       getParentRoute: () => publicLayout,
       path: '/auth/reset-password',
+      // Like every sign-in screen, signed in it goes to the landing route (issue 5). A reset
+      // link opened while signed in is used after signing out; the link stays valid until then.
+      beforeLoad: signedInElsewhere,
       validateSearch: (search: Record<string, unknown>) => ResetPasswordSearch.parse(search),
       component: screens.resetPassword,
     }),

@@ -1,3 +1,5 @@
+// Before any schema here: zod must be jitless under the app's CSP (contract/zod-jitless.ts).
+import '../../contract/zod-jitless';
 import { z } from 'zod';
 
 /**

@@ -12,6 +12,8 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     resetPassword: lazyPage(() =>
       import('./auth/reset-password-page').then((m) => m.ResetPasswordPage),
     ),
-    notifications: lazyPage(() => import('./notifications-page').then((m) => m.NotificationsPage)),
+    notifications: lazyPage(() =>
+      import('../features/notifications/notifications-page').then((m) => m.NotificationsPage),
+    ),
   };
 }

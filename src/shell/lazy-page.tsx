@@ -1,21 +1,17 @@
 import { Suspense, lazy, type ComponentType, type ReactElement } from 'react';
+import { isModuleLoadError } from '../lib/user-message';
+
+export { isModuleLoadError };
 
 /** Where the reload-once guard lives; sessionStorage so it is per tab and survives the reload. */
 export type ReloadGuardStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const GUARD_KEY = 'shell:lazy-reload';
 
-/** Module loads that fail because the deployed chunk changed or the network dropped. */
-export function isModuleLoadError(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /dynamically imported module|Importing a module script failed|Loading chunk|module script/i.test(
-    message,
-  );
-}
-
 /**
  * A failed dynamic module load reloads the page instead of showing an error (000 §2, §8), once:
- * if the module still fails after the reload, the error reaches the error screen.
+ * if the module still fails after the reload, the error reaches the generic error screen, which
+ * says in plain words that part of the app could not be loaded.
  */
 export function createLazyPageLoader(deps: { storage: ReloadGuardStorage; reload: () => void }) {
   /** `load` resolves to the page component (modules have named exports only). */

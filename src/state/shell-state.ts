@@ -1,4 +1,5 @@
 import { batch, signal } from '@preact/signals-react';
+import { TOAST_TEXT } from '../../contract/constants';
 import type { FeatureFlags, NavState, Preferences } from '../../contract/user';
 import type { SessionState, WorkerEvent } from '../../contract/worker-api';
 import type { WorkspaceClient } from '../workspace-client';
@@ -18,8 +19,7 @@ export type ShellStateDeps = {
 };
 
 /**
- * How a new overlay width is kept: `live` only shows it (a drag in progress, the navigation's
- * shrink), `now` stores it at once (a drag's end, maximise), `soon` stores it once the user has
+ * How a new overlay width is kept: `live` only shows it (a drag in progress), `now` stores it at once (a drag's end, maximise), `soon` stores it once the user has
  * stopped changing it for OVERLAY_WIDTH_SAVE_DELAY_MS (key presses on the resize handle).
  */
 export type OverlayWidthSave = 'live' | 'now' | 'soon';
@@ -43,8 +43,12 @@ export function createShellState(deps: ShellStateDeps) {
   const $navState = signal<NavState>('opened');
   /** The width (percent) the user last gave each overlay type. */
   const $overlayWidths = signal<Record<string, number>>({});
+  /** An overlay's edge is being dragged: the navigation's peek must not open under the pointer. */
+  const $overlayResizing = signal(false);
 
   let accountLoad: Promise<void> | null = null;
+  /** The next page's heading takes focus (after sign-in, so focus does not stay on the body). */
+  let headingFocusRequested = false;
   /** Set while this tab signs out, so its own logout event is never mistaken for another tab's. */
   let signingOut = false;
 
@@ -70,43 +74,6 @@ export function createShellState(deps: ShellStateDeps) {
     $session.value = session;
     // A new account's flags and preferences must be read afresh.
     if (session.status === 'signed-out' || !wasSignedIn) accountLoad = null;
-  };
-
-  const handle = (event: WorkerEvent) => {
-    switch (event.type) {
-      case 'session':
-        setSession(event.session);
-        return;
-      case 'logout':
-        setSession({ status: 'signed-out' });
-        if (event.reason === 'signed-out' && (event.origin_tab === client.tabId || signingOut)) {
-          deps.goToSignedOutRoute();
-        } else if (!deps.isOnAuthPath()) {
-          $signInRequired.value = true;
-        }
-        return;
-      case 'reload':
-        deps.reload();
-        return;
-      case 'flags':
-        $flags.value = event.flags;
-        return;
-      case 'preferences':
-        setPreferences(event.preferences);
-        return;
-      case 'outbox':
-        $outboxPending.value = event.pending;
-        return;
-      case 'online':
-        $online.value = event.online;
-        return;
-      case 'toast':
-        deps.toast(event.kind, event.message);
-        return;
-      case 'changed':
-        // Screens that mirror stores re-read on their own; the shell shows none of them.
-        return;
-    }
   };
 
   /** Flags and preferences of the signed-in account, read once per session. */
@@ -149,6 +116,52 @@ export function createShellState(deps: ShellStateDeps) {
       .catch(() => {});
   };
 
+  const handle = (event: WorkerEvent) => {
+    switch (event.type) {
+      case 'session':
+        setSession(event.session);
+        // Signed in again (in another tab): the session is back, so the sign-in-required modal
+        // has nothing left to ask. Its account may differ: read flags and preferences afresh.
+        if (event.session.status === 'signed-in' && $signInRequired.peek()) {
+          $signInRequired.value = false;
+          loadAccount().catch(() => {});
+        }
+        return;
+      case 'logout':
+        setSession({ status: 'signed-out' });
+        if (event.reason === 'signed-out' && (event.origin_tab === client.tabId || signingOut)) {
+          deps.goToSignedOutRoute();
+        } else if (!deps.isOnAuthPath()) {
+          $signInRequired.value = true;
+        }
+        return;
+      case 'reload':
+        deps.reload();
+        return;
+      case 'flags':
+        $flags.value = event.flags;
+        return;
+      case 'preferences':
+        setPreferences(event.preferences);
+        return;
+      case 'outbox':
+        $outboxPending.value = event.pending;
+        return;
+      case 'online':
+        $online.value = event.online;
+        return;
+      case 'toast':
+        // The worker's failure toasts carry its raw text ("POST /notifications/read failed with
+        // HTTP 422"): the user reads the spec's generic failure text (000 §8) instead.
+        deps.toast(event.kind, event.kind === 'error' ? TOAST_TEXT.genericFailure : event.message);
+        if (event.kind === 'error') console.warn('worker error toast:', event.message);
+        return;
+      case 'changed':
+        // Screens that mirror stores re-read on their own; the shell shows none of them.
+        return;
+    }
+  };
+
   const setNavState = (state: NavState) => {
     $navState.value = state;
   };
@@ -186,6 +199,21 @@ export function createShellState(deps: ShellStateDeps) {
     }
   };
 
+  const requestHeadingFocus = () => {
+    headingFocusRequested = true;
+  };
+
+  /** True once after requestHeadingFocus: the page heading that asks first takes the focus. */
+  const takeHeadingFocus = () => {
+    const requested = headingFocusRequested;
+    headingFocusRequested = false;
+    return requested;
+  };
+
+  const setOverlayResizing = (resizing: boolean) => {
+    $overlayResizing.value = resizing;
+  };
+
   /** Sign out here: the worker tells every other tab, which shows the sign-in-required modal. */
   const signOut = async () => {
     signingOut = true;
@@ -207,12 +235,16 @@ export function createShellState(deps: ShellStateDeps) {
     $outboxPending,
     $navState,
     $overlayWidths,
+    $overlayResizing,
     handle,
     setSession,
     loadAccount,
     setNavState,
     rememberNavState,
     setOverlayWidth,
+    setOverlayResizing,
+    requestHeadingFocus,
+    takeHeadingFocus,
     signOut,
   };
 }

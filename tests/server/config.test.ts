@@ -10,4 +10,12 @@ describe('readConfig', () => {
       'TRUST_PROXY must be 1 (or true) or 0 (or false), got "yes"',
     );
   });
+
+  it('sends mail as no-reply@<product>.ai unless MAIL_FROM says otherwise', () => {
+    expect(readConfig({}).mailFrom).toBe('needl <no-reply@needl.ai>');
+    expect(readConfig({ PRODUCT: 'acme' }).mailFrom).toBe('acme <no-reply@acme.ai>');
+    expect(readConfig({ MAIL_FROM: 'Ops <ops@example.com>' }).mailFrom).toBe(
+      'Ops <ops@example.com>',
+    );
+  });
 });

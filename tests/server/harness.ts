@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Session } from '../../contract/auth';
 import { createApp } from '../../server/app';
-import type { ServerMetrics } from '../../server/context';
+import type { ChangeRetention, ServerMetrics } from '../../server/context';
 import { openDatabase } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
-import { ensureFlagDefaults } from '../../server/flags';
+import { serverDomains } from '../../server/domains';
 import { createMailer, type MailLog } from '../../server/mailer';
+import { runMaintenance } from '../../server/maintenance';
 import { seedDemoWorkspace } from '../../server/seed';
 
 /**
@@ -23,8 +24,11 @@ export const STORAGES: Storage[] = REAL_POSTGRES
   ? ['sqlite', 'pglite', 'postgres']
   : ['sqlite', 'pglite'];
 
+/** The real server's admin URL when TEST_DATABASE_URL is set. */
+export const REAL_POSTGRES_URL = REAL_POSTGRES;
+
 /** A fresh database on the real server, so suites never see each other's rows. */
-const freshPostgresDatabase = async (adminUrl: string) => {
+export const freshPostgresDatabase = async (adminUrl: string) => {
   const name = `needl_test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -82,7 +86,12 @@ export type CallResult = {
  */
 export const createHarness = async (
   storage: Storage,
-  opts: { seed?: boolean; trustProxy?: boolean; idempotencyWaitMs?: number } = {},
+  opts: {
+    seed?: boolean;
+    trustProxy?: boolean;
+    idempotencyWaitMs?: number;
+    changeRetention?: ChangeRetention;
+  } = {},
 ) => {
   const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
@@ -94,8 +103,10 @@ export const createHarness = async (
     databaseUrl: real?.url,
   });
   await migrateToLatest(db);
-  await ensureFlagDefaults(db, 'needl');
-  if (opts.seed !== false) await seedDemoWorkspace(db, clock.now);
+  for (const domain of serverDomains) await domain.prepare?.(db, { product: 'needl' });
+  if (opts.seed !== false) {
+    await seedDemoWorkspace(db, serverDomains, { now: clock.now, product: 'needl' });
+  }
   const mail: MailLog = { sent: [] };
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
@@ -118,7 +129,12 @@ export const createHarness = async (
     metrics,
     trustProxy: opts.trustProxy,
     idempotencyWaitMs: opts.idempotencyWaitMs,
+    changeRetention: opts.changeRetention,
   });
+
+  /** The periodic maintenance, now, by the harness's clock and retention. */
+  const maintain = () =>
+    runMaintenance(db, { now: clock.now, changeRetention: opts.changeRetention });
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -172,7 +188,21 @@ export const createHarness = async (
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { app, db, dialect, clock, mail, logs, metrics, call, signUp, signIn, signInDemo, close };
+  return {
+    app,
+    db,
+    dialect,
+    clock,
+    mail,
+    logs,
+    metrics,
+    call,
+    signUp,
+    signIn,
+    signInDemo,
+    maintain,
+    close,
+  };
 };
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>;

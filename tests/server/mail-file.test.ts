@@ -48,7 +48,7 @@ describe('the log mail transport with a data directory', () => {
     const mail = JSON.parse(readFileSync(file, 'utf8')) as SavedMail;
     expect(mail).toEqual({
       to: 'demo@needl.ai',
-      from: 'needl <no-reply@needl.local>',
+      from: 'needl <no-reply@needl.ai>',
       subject: 'Reset your needl password',
       text: expect.stringContaining(`http://localhost:${server.port}/auth/reset-password?token=`),
       sent_at: '2025-03-03T10:00:00.000Z',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../server/db/tx';
-import { setFlagOverride } from '../../server/flags';
+import { setFlagOverride } from '../../server/user/flags';
 import { createHarness, STORAGES, type Harness } from './harness';
 
 describe.each(STORAGES)('workspace API on %s', (storage) => {
@@ -133,10 +133,13 @@ describe.each(STORAGES)('workspace API on %s', (storage) => {
       await h.call('PUT', '/user/preferences', { token: session.id_token, key, body });
       h.clock.now += 24 * 3600_000 + 1000;
       const fresh = await h.signIn(session.user.email);
+      await h.call('PUT', '/user/preferences', { token: fresh, body: { nav_state: 'closed' } });
       const again = await h.call('PUT', '/user/preferences', { token: fresh, key, body });
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replay')).toBeNull();
-      expect((await changesOf(fresh)).changes).toHaveLength(2);
+      // Run again, not replayed: the state is the key's body's, not the one set in between.
+      expect(again.body).toEqual({ nav_state: 'open', overlay_widths: {} });
+      expect((await changesOf(fresh)).changes).toHaveLength(3);
     });
 
     it('refuses an over-long key', async () => {
@@ -198,30 +201,41 @@ describe.each(STORAGES)('workspace API on %s', (storage) => {
     expect(seen).toEqual(states);
     expect(pages).toBe(3);
     const empty = await changesOf(token, cursor, 2);
-    expect(empty).toEqual({ changes: [], cursor, has_more: false });
+    expect(empty).toEqual({ changes: [], cursor, has_more: false, reset: false });
   });
 
   it('merges concurrent preference updates of different overlays without losing one', async () => {
     const { session } = await h.signUp();
     const token = session.id_token;
-    const types = Array.from({ length: 8 }, (_, i) => `overlay-${i}`);
+    const patches = [
+      { overlay_widths: { preview: 40 } },
+      { overlay_widths: { 'ask-needl': 41 } },
+      { overlay_widths: { 'custom-feed': 42 } },
+      { overlay_widths: { portfolio: 43 } },
+      { overlay_widths: { report: 44 } },
+      { nav_state: 'peek' },
+    ];
     const answers = await Promise.all(
-      types.map((type, i) =>
-        h.call('PUT', '/user/preferences', {
-          token,
-          body: { overlay_widths: { [type]: 40 + i } },
-        }),
-      ),
+      patches.map((body) => h.call('PUT', '/user/preferences', { token, body })),
     );
-    expect(answers.map((a) => a.status)).toEqual(Array(types.length).fill(200));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const prefs = await h.call('GET', '/user/preferences', { token });
-    expect(prefs.body.overlay_widths).toEqual(
-      Object.fromEntries(types.map((type, i) => [type, 40 + i])),
-    );
-    // The last change in the feed holds the merged result too.
+    expect(prefs.body).toEqual({
+      nav_state: 'peek',
+      overlay_widths: {
+        preview: 40,
+        'ask-needl': 41,
+        'custom-feed': 42,
+        portfolio: 43,
+        report: 44,
+      },
+    });
+    // Each change holds what its request changed, numbered 1 to 6 in the order they committed.
     const feed = await changesOf(token);
-    expect(feed.changes.map((c: { seq: number }) => c.seq)).toEqual(types.map((_, i) => i + 1));
-    expect(feed.changes.at(-1).data).toEqual(prefs.body);
+    expect(feed.changes.map((c: { seq: number }) => c.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(feed.changes.map((c: { data: unknown }) => c.data)).toEqual(
+      expect.arrayContaining(patches),
+    );
   });
 
   it('merges preference patches', async () => {

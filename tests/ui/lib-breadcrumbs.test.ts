@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { breadcrumbs } from '../../src/lib/breadcrumbs';
+import { pageHeader } from '../../src/lib/routes';
 
 const crumbs = (path: string, names?: Record<string, string>) =>
   breadcrumbs(path, { product: 'needl', names });
@@ -72,5 +73,22 @@ describe('breadcrumbs (000 §2)', () => {
       { label: 'Home', href: '/', bold: false },
       { label: 'Groups', href: null, bold: true },
     ]);
+  });
+
+  it.each([
+    ['/ask-needl', ['Home', 'AskNeedl'], 'AskNeedl'],
+    ['/ask-needl/history', ['Home', 'AskNeedl', 'History'], 'AskNeedl'],
+    ['/settings/user-settings', ['Home', 'Settings', 'User Settings'], 'User Settings'],
+    ['/custom-feed', ['Home', 'Custom Feed'], 'Custom Feed'],
+    ['/settings/feeds', ['Home', 'Settings', 'Feed Manager'], 'Feed Manager'],
+    ['/managers/report_generation', ['Home', 'Managers', 'Report Generation'], 'Report Generation'],
+    [
+      '/pulse/settings/user-settings',
+      ['Home', 'Pulse', 'Settings', 'User Settings'],
+      'User Settings',
+    ],
+  ])('%s: the breadcrumb of a route reads as its page heading does', (path, trail, heading) => {
+    expect(crumbs(path).map((c) => c.label)).toEqual(trail);
+    expect(pageHeader({ pathname: path, product: 'needl' }).title).toBe(heading);
   });
 });

@@ -97,37 +97,17 @@ describe('createNavMachine', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  function setup(
-    opts: {
-      initial?: NavState;
-      ctx?: Partial<NavContext>;
-      overlay?: { open: boolean; widthPercent: number };
-      honourShrink?: boolean;
-    } = {},
-  ) {
+  function setup(opts: { initial?: NavState; ctx?: Partial<NavContext> } = {}) {
     let ctx: NavContext = { ...desktop, ...opts.ctx };
-    const overlay = { ...(opts.overlay ?? { open: false, widthPercent: 0 }) };
     const changes: NavState[] = [];
-    const shrinks: number[] = [];
     const machine = createNavMachine({
       initial: opts.initial ?? 'opened',
       context: () => ctx,
       setTimeout: (fn, ms) => setTimeout(fn, ms),
       clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-      overlay: () => overlay,
-      shrinkOverlay: (to) => {
-        shrinks.push(to);
-        if (opts.honourShrink !== false) overlay.widthPercent = to;
-      },
       onChange: (s) => changes.push(s),
     });
-    return {
-      machine,
-      changes,
-      shrinks,
-      overlay,
-      setCtx: (c: Partial<NavContext>) => (ctx = { ...ctx, ...c }),
-    };
+    return { machine, changes, setCtx: (c: Partial<NavContext>) => (ctx = { ...ctx, ...c }) };
   }
 
   it('becomes closed 500 ms after close', () => {
@@ -201,52 +181,6 @@ describe('createNavMachine', () => {
     machine.overlayOpened();
     expect(machine.state()).toBe('opened');
     vi.advanceTimersByTime(500);
-    expect(machine.state()).toBe('opened');
-  });
-
-  it('shrinks an overlay wider than 80% to 0.8 of its width when the nav opens', () => {
-    const { machine, shrinks } = setup({
-      initial: 'closed',
-      overlay: { open: true, widthPercent: 90 },
-    });
-    machine.dispatch({ type: 'open' });
-    expect(shrinks).toEqual([72]);
-    machine.dispatch({ type: 'opened' });
-    expect(machine.state()).toBe('opened');
-  });
-
-  it('leaves an overlay of exactly 80% alone', () => {
-    const { machine, shrinks } = setup({
-      initial: 'closed',
-      overlay: { open: true, widthPercent: 80 },
-    });
-    machine.dispatch({ type: 'toggle' });
-    machine.dispatch({ type: 'opened' });
-    expect(shrinks).toEqual([]);
-    expect(machine.state()).toBe('opened');
-  });
-
-  it('closes the nav if it reaches opened while the overlay is still wider than 80%', () => {
-    const { machine, changes } = setup({
-      initial: 'closed',
-      overlay: { open: true, widthPercent: 95 },
-      honourShrink: false,
-    });
-    machine.dispatch({ type: 'open' });
-    machine.dispatch({ type: 'opened' });
-    expect(machine.state()).toBe('close');
-    vi.advanceTimersByTime(500);
-    expect(changes).toEqual(['open', 'opened', 'close', 'closed']);
-  });
-
-  it('does not shrink a closed overlay', () => {
-    const { machine, shrinks } = setup({
-      initial: 'closed',
-      overlay: { open: false, widthPercent: 95 },
-    });
-    machine.dispatch({ type: 'open' });
-    machine.dispatch({ type: 'opened' });
-    expect(shrinks).toEqual([]);
     expect(machine.state()).toBe('opened');
   });
 

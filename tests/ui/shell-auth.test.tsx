@@ -1,7 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkerEvent } from '../../contract/worker-api';
-import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
+import { SIGNED_IN, apiError, renderShell, setViewportWidth } from './shell-fake-workspace';
+
+const GENERIC_FAILURE = 'Oops! Something Went Wrong. Please Try Again Later :(';
 
 afterEach(() => cleanup());
 
@@ -16,7 +18,7 @@ describe('sign-in screen', () => {
       path: '/auth/signin',
       handlers: {
         'auth.signIn': async () => {
-          throw new Error('The e-mail or password is wrong');
+          throw apiError(401, 'unauthorized', 'e-mail or password is incorrect');
         },
       },
     });
@@ -26,9 +28,47 @@ describe('sign-in screen', () => {
 
     expect(await screen.findByRole('alert')).toHaveProperty(
       'textContent',
-      'The e-mail or password is wrong',
+      'e-mail or password is incorrect',
     );
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false);
+  });
+
+  it('shows the generic failure text, never a raw message, when the server or network fails', async () => {
+    let failure = apiError(500, 'internal', 'database is locked');
+    await renderShell({
+      path: '/auth/signin',
+      handlers: {
+        'auth.signIn': async () => {
+          throw failure;
+        },
+      },
+    });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'demo-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(GENERIC_FAILURE);
+
+    failure = apiError(
+      0,
+      'network',
+      'POST /auth/signin did not reach the server (Failed to fetch)',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false),
+    );
+    expect(screen.getByRole('alert').textContent).toBe(GENERIC_FAILURE);
+  });
+
+  it('moves focus to the heading of the page it lands on', async () => {
+    setViewportWidth(1600);
+    await renderShell({ path: '/auth/signin', handlers: { 'auth.signIn': () => SIGNED_IN } });
+    fill(await screen.findByLabelText('E-mail'), 'demo@needl.ai');
+    fill('Password', 'demo-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'My Data' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
   });
 
   it('signs in and lands on the landing route of the flags', async () => {
@@ -127,8 +167,8 @@ describe('sign-up screen', () => {
     fill('Password', 'short');
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
 
-    expect(await screen.findByText('email must be a valid e-mail address')).toBeTruthy();
-    expect(screen.getByText('password must be at least 8 characters')).toBeTruthy();
+    expect(await screen.findByText('E-mail must be a valid e-mail address')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
     expect(calls.some((c) => c.op === 'auth.signUp')).toBe(false);
   });
@@ -138,7 +178,7 @@ describe('sign-up screen', () => {
       path: '/auth/platform-access',
       handlers: {
         'auth.signUp': async () => {
-          throw new Error('An account with this e-mail already exists');
+          throw apiError(409, 'conflict', 'An account with this e-mail already exists');
         },
       },
     });
@@ -150,6 +190,31 @@ describe('sign-up screen', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'An account with this e-mail already exists',
     );
+  });
+});
+
+describe('field issues in the server answer', () => {
+  it('show under their fields, named by the labels the form shows', async () => {
+    await renderShell({
+      path: '/auth/platform-access',
+      handlers: {
+        'auth.signUp': async () => {
+          throw apiError(400, 'bad_request', 'name: name must be at most 120 characters', [
+            { path: 'name', message: 'name must be at most 120 characters' },
+            { path: 'email', message: 'email is required' },
+          ]);
+        },
+      },
+    });
+    fill(await screen.findByLabelText('Name'), 'Ada');
+    fill('E-mail', 'ada@example.com');
+    fill('Password', 'long-enough-password');
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+
+    expect(await screen.findByText('Name must be at most 120 characters')).toBeTruthy();
+    expect(screen.getByText('E-mail is required')).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/name: /)).toBeNull();
   });
 });
 
@@ -193,7 +258,7 @@ describe('password screens', () => {
       path: `/auth/reset-password?token=${'b'.repeat(40)}`,
       handlers: {
         'auth.resetPassword': async () => {
-          throw new Error('The reset link has expired; ask for a new one');
+          throw apiError(400, 'bad_request', 'The reset link has expired; ask for a new one');
         },
       },
     });
@@ -205,6 +270,17 @@ describe('password screens', () => {
       'The reset link has expired; ask for a new one',
     );
   });
+});
+
+describe('password screens while signed in', () => {
+  it.each(['/auth/forgot-password', `/auth/reset-password?token=${'c'.repeat(40)}`])(
+    '%s goes to the landing route, like sign-in and sign-up',
+    async (path) => {
+      const { history } = await renderShell({ path, session: SIGNED_IN });
+      await waitFor(() => expect(history.location.pathname).toBe('/feeds/home'));
+      expect(await screen.findByRole('heading', { level: 1, name: 'My Data' })).toBeTruthy();
+    },
+  );
 });
 
 describe('session guard', () => {

@@ -1,33 +1,52 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SUPPORT_EMAIL } from '../../contract/constants';
+import { UserFacingError } from '../../src/lib/user-message';
 import { ErrorScreen, RouterError } from '../../src/screens/error-screen';
 import { WorkspaceProvider } from '../../src/shell-context';
 import type { ShellState } from '../../src/state/shell-state';
 import { createWorkspaceClient } from '../../src/workspace-client';
-import { createFakeWorkspace } from './shell-fake-workspace';
+import { SIGNED_IN, createFakeWorkspace, renderShell } from './shell-fake-workspace';
 import { createLazyPageLoader, isModuleLoadError } from '../../src/shell/lazy-page';
 import { ErrorBoundaryProbe } from './shell-error-probe';
 import { ShellErrorBoundary } from '../../src/shell/error-boundary';
 
 afterEach(() => cleanup());
 
+const GENERIC_FAILURE = 'Oops! Something Went Wrong. Please Try Again Later :(';
+const MODULE_FAILED =
+  'A part of the app could not be loaded. Check your connection, then reload the page.';
+
 describe('generic error screen', () => {
   it('shows "Something went wrong", the message, the support contact and a Go back button', () => {
     const backs: number[] = [];
     render(
       <ErrorScreen
-        error={new Error('Feed "rates" could not be read')}
+        error={new UserFacingError('Feed "rates" could not be read')}
         onBack={() => backs.push(1)}
       />,
     );
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     expect(screen.getByText('Feed "rates" could not be read')).toBeTruthy();
-    expect(screen.getByRole('link', { name: SUPPORT_EMAIL }).getAttribute('href')).toBe(
-      `mailto:${SUPPORT_EMAIL}`,
+    expect(screen.getByRole('link', { name: 'support@needl.ai' }).getAttribute('href')).toBe(
+      'mailto:support@needl.ai',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
     expect(backs).toHaveLength(1);
+  });
+
+  it("shows the spec's generic text for a fault whose own text is not for users", () => {
+    render(<ErrorScreen error={new TypeError("Cannot read properties of undefined ('id')")} />);
+    expect(screen.getByText(GENERIC_FAILURE)).toBeTruthy();
+    expect(screen.queryByText(/Cannot read properties/)).toBeNull();
+  });
+});
+
+describe('a malformed address', () => {
+  it('shows the error screen, not a crash or a blank page', async () => {
+    await renderShell({ path: '/%E0%A4%A', session: SIGNED_IN });
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    expect(screen.getByText('This address is not valid. Check the link, or go back.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Go back' })).toBeTruthy();
   });
 });
 
@@ -97,6 +116,25 @@ describe('a lazily loaded screen whose module fails to load', () => {
     expect(errors[0]).toBe(chunkError);
     quiet.mockRestore();
   });
+
+  it('after the one reload, a second failure shows the generic error screen in plain words', async () => {
+    const storage = memory();
+    storage.setItem('shell:lazy-reload', '1');
+    const reloads: number[] = [];
+    const loader = createLazyPageLoader({ storage, reload: () => reloads.push(1) });
+    const Failing = loader(() => Promise.reject(chunkError));
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <ShellErrorBoundary>
+        <Failing />
+      </ShellErrorBoundary>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    expect(screen.getByText(MODULE_FAILED)).toBeTruthy();
+    expect(screen.queryByText(/dynamically imported module/)).toBeNull();
+    expect(reloads).toHaveLength(0);
+    quiet.mockRestore();
+  });
 });
 
 describe('an error that escapes the router', () => {
@@ -104,7 +142,9 @@ describe('an error that escapes the router', () => {
     window.history.pushState({}, '', '/feeds/home');
     window.history.pushState({}, '', '/broken');
     function Page() {
-      if (window.location.pathname === '/broken') throw new Error('The shell could not start');
+      if (window.location.pathname === '/broken') {
+        throw new UserFacingError('The shell could not start');
+      }
       return <p>The page before</p>;
     }
     // React reports the caught error on the console; what the user sees is what matters.

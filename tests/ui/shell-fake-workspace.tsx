@@ -37,6 +37,7 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
     'tab.route': () => session,
     'tab.visibility': () => undefined,
     'tab.bye': () => undefined,
+    'tab.online': () => undefined,
     'auth.storeRedirect': () => undefined,
     'auth.takeRedirect': () => ({ path: null }),
     'flags.get': () => ({ my_data: true, search: true, ask_needl_copilot: true }),
@@ -65,6 +66,19 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
       for (const listener of listeners) listener(event);
     });
   return { api, calls, emit };
+}
+
+/**
+ * An error as a failed worker call reaches the tab: comlink rethrows the worker's ApiError as an
+ * Error carrying its status, code and field issues.
+ */
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  issues?: Array<{ path: string; message: string }>,
+): Error {
+  return Object.assign(new Error(message), { name: 'ApiError', status, code, issues });
 }
 
 /** Starts the real shell on a fake workspace at `path` and renders it. */

@@ -194,3 +194,39 @@ describe('side navigation', () => {
     expect(screen.queryByRole('button', { name: /navigation/ })).toBeNull();
   });
 });
+
+describe('at phone widths', () => {
+  it('the account menu reaches Notifications, Settings, the account and Sign out', async () => {
+    setViewportWidth(600);
+    const { history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    const menu = await screen.findByRole('button', { name: 'Account menu' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'Notifications' })).toBeNull();
+
+    fireEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/settings');
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+    expect(screen.getByText('Demo User')).toBeTruthy();
+
+    // Escape closes it and gives focus back to its button.
+    fireEvent.keyDown(screen.getByRole('link', { name: 'Settings' }), { key: 'Escape' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menu);
+
+    fireEvent.click(menu);
+    fireEvent.click(screen.getByRole('link', { name: 'Notifications' }));
+    await waitFor(() => expect(history.location.pathname).toBe('/notifications'));
+    await waitFor(() =>
+      expect(
+        screen.getByRole('button', { name: 'Account menu' }).getAttribute('aria-expanded'),
+      ).toBe('false'),
+    );
+  });
+
+  it('wider screens show the links in the top bar, with no menu', async () => {
+    await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    expect(await screen.findByRole('link', { name: 'Notifications' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Account menu' })).toBeNull();
+  });
+});

@@ -184,3 +184,40 @@ describe('under StrictMode (as in the browser)', () => {
     );
   });
 });
+
+describe('the navigation beside an overlay', () => {
+  const navState = () => document.getElementById('side-nav')?.getAttribute('data-state');
+
+  it('does not peek while an overlay edge is dragged to the left of the window', async () => {
+    await renderShell({ path: '/feeds/home?overlay-type=ask-needl', session: SIGNED_IN });
+    const handle = await screen.findByRole('separator', { name: 'Resize panel' });
+    await waitFor(() => expect(navState()).toBe('closed'));
+    const zone = screen.getByTestId('nav-peek-zone');
+
+    fireEvent.pointerDown(handle, { clientX: 800, pointerId: 1 });
+    // The pointer, still dragging, crosses the peek zone at the window's left edge.
+    fireEvent.pointerMove(handle, { clientX: 4, pointerId: 1 });
+    fireEvent.mouseEnter(zone);
+    fireEvent.mouseMove(document, { clientX: 4 });
+    expect(navState()).toBe('closed');
+
+    fireEvent.pointerUp(handle, { clientX: 4, pointerId: 1 });
+    // The drag is over: the left edge peeks the navigation again.
+    fireEvent.mouseEnter(await screen.findByTestId('nav-peek-zone'));
+    await waitFor(() => expect(navState()).toBe('peek'));
+  });
+
+  it('opens beside a preview at its 80% maximum and leaves the preview its width', async () => {
+    await renderShell({
+      path: '/feeds/home?overlay-type=preview&overlay-source=rss&overlay-category=feeds&overlay-deeplink=doc-1',
+      session: SIGNED_IN,
+    });
+    const panel = await screen.findByTestId('overlay');
+    expect(panel.style.width).toBe('1024px');
+    await waitFor(() => expect(navState()).toBe('closed'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
+    await waitFor(() => expect(navState()).toBe('opened'));
+    expect(screen.getByTestId('overlay').style.width).toBe('1024px');
+  });
+});

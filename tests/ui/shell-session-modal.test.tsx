@@ -84,4 +84,23 @@ describe('sign-in-required modal', () => {
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('closes when the user signs in again in another tab, and reads the account afresh', async () => {
+    const { emit, calls } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    await screen.findByRole('heading', { level: 1, name: 'My Data' });
+    emit({ type: 'logout', reason: 'signed-out', origin_tab: 'another-tab' });
+    await screen.findByRole('dialog');
+    const flagReads = calls.filter((c) => c.op === 'flags.get').length;
+
+    // Still signed out elsewhere: the modal stays.
+    emit({ type: 'session', session: { status: 'signed-out' } });
+    expect(screen.getByRole('dialog')).toBeTruthy();
+
+    emit({ type: 'session', session: SIGNED_IN });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() =>
+      expect(calls.filter((c) => c.op === 'flags.get').length).toBe(flagReads + 1),
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'My Data' })).toBeTruthy();
+  });
 });

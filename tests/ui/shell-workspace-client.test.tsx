@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerEvent } from '../../contract/worker-api';
-import { createWorkspaceClient } from '../../src/workspace-client';
+import { createWorkspaceClient, windowNetwork } from '../../src/workspace-client';
 import { SIGNED_IN, createFakeWorkspace } from './shell-fake-workspace';
 
 describe('workspace client (the tab side of the worker)', () => {
@@ -62,5 +62,26 @@ describe('workspace client (the tab side of the worker)', () => {
       client.start({ variant: 'main', path: '/' }),
     ]);
     expect(fake.calls.filter((c) => c.op === 'tab.hello')).toHaveLength(1);
+  });
+
+  it('tells the worker when the window goes offline and comes back online, until it closes', async () => {
+    const fake = createFakeWorkspace({ 'tab.online': () => undefined });
+    const client = createWorkspaceClient({
+      api: fake.api,
+      tabId: 't',
+      network: windowNetwork(window),
+    });
+    // Before start the worker does not know the tab: nothing to tell it yet.
+    window.dispatchEvent(new Event('offline'));
+    await client.start({ variant: 'main', path: '/feeds/home' });
+
+    window.dispatchEvent(new Event('offline'));
+    window.dispatchEvent(new Event('online'));
+    const online = () => fake.calls.filter((c) => c.op === 'tab.online').map((c) => c.input);
+    expect(online()).toEqual([{ online: false }, { online: true }]);
+
+    client.close();
+    window.dispatchEvent(new Event('online'));
+    expect(online()).toEqual([{ online: false }, { online: true }]);
   });
 });

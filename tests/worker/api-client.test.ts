@@ -1,57 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_RETRY_DELAY_MS } from '../../contract/constants';
-import { ApiError, createApiClient, type AuthHooks } from '../../worker/api-client';
-import {
-  createManualClock,
-  createScriptedFetch,
-  settle,
-  type ScriptedReply,
-} from '../../worker/testing';
-
-const ORG = { id: 'o1', name: 'Demo Research', role: 'owner', permissions: [], members_count: 1 };
-const PREFS = { nav_state: 'opened', overlay_widths: {} };
-const ok = (body: unknown): ScriptedReply => ({ status: 200, body });
-const fail = (status: number, error: string, message: string): ScriptedReply => ({
-  status,
-  body: { error, message },
-});
-const offline: ScriptedReply = { networkError: true };
-
-function setup(script: ScriptedReply[], auth: Partial<AuthHooks> = {}) {
-  const clock = createManualClock(1_000);
-  const { fetch, requests } = createScriptedFetch(script, clock);
-  const calls = { missing: 0, unauthorized: [] as string[], refresh: [] as string[] };
-  let token: string | null = 'token-1';
-  let n = 1;
-  const client = createApiClient({
-    fetch,
-    clock,
-    baseUrl: 'http://api.test/api',
-    product: 'needl',
-    randomId: () => `key-${n++}`,
-    auth: {
-      token: () => token,
-      async refresh(stale) {
-        calls.refresh.push(stale);
-        token = `token-${calls.refresh.length + 1}`;
-        return token;
-      },
-      missing: () => {
-        calls.missing += 1;
-      },
-      unauthorized: (t) => calls.unauthorized.push(t),
-      ...auth,
-    },
-  });
-  const clearToken = () => {
-    token = null;
-  };
-  return { client, clock, requests, calls, clearToken };
-}
-
-/** Lets the call run to its next retry timer, then fires it. */
-const nextRetry = (clock: ReturnType<typeof createManualClock>) =>
-  clock.advance(API_RETRY_DELAY_MS);
+import { ApiError } from '../../worker/api-client';
+import { fail, offline, ok, ORG, PREFS, setup } from './api-client-support';
 
 describe('api client: headers', () => {
   it('sends token, app-type and x-request-origin on every call, and a key on mutations only', async () => {
@@ -59,16 +9,20 @@ describe('api client: headers', () => {
     await client.call('organizationSelf', { variant: 'pulse' });
     await client.call('updatePreferences', { body: { nav_state: 'opened' } });
     expect(requests[0].url).toBe('http://api.test/api/organizations/self');
-    expect(requests[0].headers).toMatchObject({
+    expect(requests[0].headers).toEqual({
       token: 'token-1',
       'app-type': 'pulse',
       'x-request-origin': 'web-app',
     });
-    expect(requests[0].headers['idempotency-key']).toBeUndefined();
     expect(requests[1].method).toBe('PUT');
-    expect(requests[1].headers['app-type']).toBe('main');
-    expect(requests[1].headers['idempotency-key']).toBe('key-1');
-    expect(JSON.parse(requests[1].body ?? '')).toEqual({ nav_state: 'opened' });
+    expect(requests[1].headers).toEqual({
+      token: 'token-1',
+      'app-type': 'main',
+      'x-request-origin': 'web-app',
+      'idempotency-key': 'key-1',
+      'content-type': 'application/json',
+    });
+    expect(requests[1].body).toBe('{"nav_state":"opened"}');
   });
 
   it('fills {product} in paths and puts the query in the URL', async () => {
@@ -87,11 +41,34 @@ describe('api client: headers', () => {
     expect(requests[1].url).toBe('http://api.test/api/notifications?page=2');
   });
 
+  it('sends a raw path with its params, extra headers and a raw body, under the same rules', async () => {
+    const { client, requests } = setup([ok({ ok: true })]);
+    const response = await client.send({
+      method: 'put',
+      path: '/upload/{id}/part',
+      params: { id: 'doc 7/a' },
+      auth: true,
+      headers: { 'content-type': 'application/pdf', token: 'not-this-one' },
+      body: new Uint8Array([37, 80, 68, 70]),
+    });
+    expect(response.status).toBe(200);
+    expect(requests[0].url).toBe('http://api.test/api/upload/doc%207%2Fa/part');
+    expect(requests[0].headers).toEqual({
+      token: 'token-1',
+      'app-type': 'main',
+      'x-request-origin': 'web-app',
+      'idempotency-key': 'key-1',
+      'content-type': 'application/pdf',
+    });
+    expect(requests[0].body).toBe('%PDF');
+  });
+
   it('rejects an answer that does not match the contract, naming the field', async () => {
     const { client } = setup([ok({ ...ORG, members_count: 'many' })]);
     await expect(client.call('organizationSelf')).rejects.toMatchObject({
       code: 'bad_response',
-      message: expect.stringContaining('members_count'),
+      message:
+        'GET /organizations/self answered with an unexpected shape: members_count: Invalid input: expected number, received string',
     });
   });
 });
@@ -100,8 +77,8 @@ describe('api client: retries (000 §7)', () => {
   it('retries a network error twice, 300 ms apart, then succeeds', async () => {
     const { client, clock, requests } = setup([offline, offline, ok(ORG)]);
     const answer = client.call('organizationSelf');
-    await nextRetry(clock);
-    await nextRetry(clock);
+    await clock.advance(API_RETRY_DELAY_MS);
+    await clock.advance(API_RETRY_DELAY_MS);
     await expect(answer).resolves.toEqual(ORG);
     expect(requests.map((r) => r.at)).toEqual([1_000, 1_300, 1_600]);
   });
@@ -110,8 +87,8 @@ describe('api client: retries (000 §7)', () => {
     const { client, clock, requests } = setup([offline, offline, offline, ok(ORG)]);
     const answer = client.call('organizationSelf');
     answer.catch(() => {});
-    await nextRetry(clock);
-    await nextRetry(clock);
+    await clock.advance(API_RETRY_DELAY_MS);
+    await clock.advance(API_RETRY_DELAY_MS);
     await expect(answer).rejects.toMatchObject({ name: 'ApiError', status: 0, code: 'network' });
     expect(requests).toHaveLength(3);
   });
@@ -121,8 +98,8 @@ describe('api client: retries (000 §7)', () => {
     const { client, clock, requests } = setup([boom, boom, boom]);
     const answer = client.call('preferences');
     answer.catch(() => {});
-    await nextRetry(clock);
-    await nextRetry(clock);
+    await clock.advance(API_RETRY_DELAY_MS);
+    await clock.advance(API_RETRY_DELAY_MS);
     await expect(answer).rejects.toMatchObject({
       status: 500,
       code: 'internal',
@@ -134,12 +111,10 @@ describe('api client: retries (000 §7)', () => {
   it('retries a mutation with the same idempotency key', async () => {
     const { client, clock, requests } = setup([offline, fail(503, 'internal', 'busy'), ok(PREFS)]);
     const answer = client.call('updatePreferences', { body: { nav_state: 'opened' } });
-    await nextRetry(clock);
-    await nextRetry(clock);
+    await clock.advance(API_RETRY_DELAY_MS);
+    await clock.advance(API_RETRY_DELAY_MS);
     await expect(answer).resolves.toEqual(PREFS);
-    const keys = requests.map((r) => r.headers['idempotency-key']);
-    expect(new Set(keys)).toEqual(new Set(['key-1']));
-    expect(keys).toHaveLength(3);
+    expect(requests.map((r) => r.headers['idempotency-key'])).toEqual(['key-1', 'key-1', 'key-1']);
   });
 
   it.each([
@@ -148,13 +123,14 @@ describe('api client: retries (000 §7)', () => {
     [400, 'bad_request', 'ids: ids must not be empty'],
     [409, 'conflict', 'idempotency-key was already used'],
   ])('never retries a %i', async (status, error, message) => {
-    const { client, requests } = setup([fail(status, error, message), ok(ORG)]);
+    const { client, clock, requests } = setup([fail(status, error, message), ok(ORG)]);
     await expect(client.call('organizationSelf')).rejects.toMatchObject({
       status,
       code: error,
       message,
     });
     expect(requests).toHaveLength(1);
+    expect(clock.pendingTimers()).toBe(0);
   });
 
   it('tells the session about a 401 on an authenticated call, with the token it used', async () => {
@@ -170,60 +146,31 @@ describe('api client: retries (000 §7)', () => {
     ).rejects.toMatchObject({ message: 'e-mail or password is incorrect' });
     expect(calls.unauthorized).toEqual([]);
   });
-});
 
-describe('api client: 403 and refresh (000 §8)', () => {
-  it('gets a fresh token on 403 and retries with it', async () => {
-    const { client, requests, calls } = setup([fail(403, 'token_expired', 'expired'), ok(ORG)]);
-    await expect(client.call('organizationSelf')).resolves.toEqual(ORG);
-    expect(calls.refresh).toEqual(['token-1']);
-    expect(requests.map((r) => r.headers.token)).toEqual(['token-1', 'token-2']);
-  });
-
-  it('retries at most twice after 403, then logs to the backend and rejects', async () => {
-    const forbidden = fail(403, 'forbidden', 'not allowed');
-    const { client, requests, calls } = setup([forbidden, forbidden, forbidden, ok({ ok: true })]);
-    await expect(client.call('organizationSelf')).rejects.toMatchObject({
-      status: 403,
-      message: 'not allowed',
-    });
-    expect(calls.refresh).toHaveLength(2);
-    await settle();
-    const calls403 = requests.filter((r) => r.url.endsWith('/organizations/self'));
-    expect(calls403).toHaveLength(3);
-    const log = requests.find((r) => r.url.endsWith('/debug-logs'));
-    expect(log?.method).toBe('POST');
-    expect(JSON.parse(log?.body ?? '{}').logData).toMatchObject({
-      event: 'forbidden_after_refresh',
-    });
-  });
-
-  it('rejects with the refresh failure when the token cannot be refreshed', async () => {
-    const refreshFailure = new ApiError(401, 'unauthorized', 'refresh token revoked');
-    const { client, requests } = setup([fail(403, 'token_expired', 'expired'), ok({ ok: true })], {
-      refresh: () => Promise.reject(refreshFailure),
-    });
-    await expect(client.call('organizationSelf')).rejects.toBe(refreshFailure);
-    await settle();
-    expect(requests.filter((r) => r.url.endsWith('/organizations/self'))).toHaveLength(1);
-    expect(requests.some((r) => r.url.endsWith('/debug-logs'))).toBe(true);
+  it('sends a one-shot stream body once: a 503 is the answer, not a retry', async () => {
+    const { client, clock, requests } = setup([fail(503, 'internal', 'busy'), ok({ ok: true })]);
+    const body = new Blob(['part one']).stream();
+    await expect(
+      client.send({ method: 'post', path: '/upload', auth: true, body }),
+    ).rejects.toMatchObject({ status: 503, message: 'busy' });
+    expect(requests.map((r) => r.body)).toEqual(['part one']);
+    expect(clock.pendingTimers()).toBe(0);
   });
 });
 
 describe('api client: no token (000 §8)', () => {
-  it('broadcasts the logout and never completes, holding no timer', async () => {
+  it('broadcasts the logout and stays pending, holding no timer, until aborted', async () => {
     const { client, clock, requests, calls, clearToken } = setup([ok(ORG)]);
     clearToken();
-    let settled = false;
-    client.call('organizationSelf').then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    await clock.advance(60_000);
+    const controller = new AbortController();
+    const answer = client.call('organizationSelf', { signal: controller.signal });
     expect(calls.missing).toBe(1);
-    expect(settled).toBe(false);
     expect(requests).toHaveLength(0);
     expect(clock.pendingTimers()).toBe(0);
+    // Nothing but the abort settles it.
+    controller.abort();
+    await expect(answer).rejects.toMatchObject({ name: 'AbortError' });
+    expect(requests).toHaveLength(0);
   });
 
   it('lets background work see a plain rejection instead', async () => {
@@ -236,11 +183,26 @@ describe('api client: no token (000 §8)', () => {
   });
 });
 
-describe('api client: a token known to be expired', () => {
-  it('is refreshed before the call instead of after a 403', async () => {
-    const { client, requests, calls } = setup([ok(ORG)], { expired: (t) => t === 'token-1' });
-    await expect(client.call('organizationSelf')).resolves.toEqual(ORG);
-    expect(calls.refresh).toEqual(['token-1']);
-    expect(requests.map((r) => r.headers.token)).toEqual(['token-2']);
+describe('api client: abort without a server', () => {
+  it('rejects at once when the signal has already aborted, sending nothing', async () => {
+    const { client, requests } = setup([ok(ORG)]);
+    await expect(
+      client.call('organizationSelf', { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+      message: 'GET /organizations/self was cancelled',
+    });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('cancels the wait for a retry: no timer left and no second request', async () => {
+    const { client, clock, requests } = setup([offline, ok(ORG)]);
+    const controller = new AbortController();
+    const answer = client.call('organizationSelf', { signal: controller.signal });
+    await expect.poll(() => clock.pendingTimers()).toBe(1);
+    controller.abort();
+    await expect(answer).rejects.toMatchObject({ name: 'AbortError' });
+    expect(clock.pendingTimers()).toBe(0);
+    expect(requests).toHaveLength(1);
   });
 });

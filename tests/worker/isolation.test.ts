@@ -23,14 +23,14 @@ describe("one account's data never reaches the next", () => {
     const ws = workspace({ fetch: net.fetch });
     const a = await ws.tab();
     await a.api.call('auth.signIn', DEMO);
-    const demo = await a.api.call('notifications.page', { page: 1 });
-    expect(demo.results).toHaveLength(20);
+    const demo = await a.api.call('notifications.window', { offset: 0, count: 20 });
+    expect(demo.rows).toHaveLength(20);
     await ws.workspace.idle();
 
     // The next read answers from the mirror; its revalidation is answered but not yet heard.
     const gate = createGate();
     net.state.rule = (url) => (isNotifications(url) ? { hold: gate.opened } : null);
-    await a.api.call('notifications.page', { page: 1 });
+    await a.api.call('notifications.window', { offset: 0, count: 20 });
     await expect.poll(() => net.state.held).toBe(1);
 
     await a.api.call('auth.signOut', {});
@@ -42,8 +42,8 @@ describe("one account's data never reaches the next", () => {
     db.close();
 
     await a.api.call('auth.signUp', newUser());
-    const page = await a.api.call('notifications.page', { page: 1 });
-    expect(page).toMatchObject({ results: [], total: 0 });
+    const page = await a.api.call('notifications.window', { offset: 0, count: 20 });
+    expect(page).toEqual({ offset: 0, rows: [], total: 0, unread: 0 });
   });
 
   it("a change-feed pull in flight at sign-out does not leave the last user's cursor", async () => {
@@ -133,12 +133,14 @@ describe("one account's data never reaches the next", () => {
     });
     const b = await two.tab('tab-b');
     expect(b.session).toMatchObject({ status: 'signed-in' });
-    expect((await b.api.call('notifications.page', { page: 1 })).results).toHaveLength(20);
+    expect((await b.api.call('notifications.window', { offset: 0, count: 20 })).rows).toHaveLength(
+      20,
+    );
     await two.workspace.idle();
 
     const gate = createGate();
     net.state.rule = (url) => (isNotifications(url) ? { hold: gate.opened } : null);
-    await b.api.call('notifications.page', { page: 1 });
+    await b.api.call('notifications.window', { offset: 0, count: 20 });
     await expect.poll(() => net.state.held).toBe(1);
 
     await a.api.call('auth.signOut', {});
@@ -147,7 +149,7 @@ describe("one account's data never reaches the next", () => {
     gate.open();
     await two.workspace.idle();
 
-    const page = await a.api.call('notifications.page', { page: 1 });
-    expect(page).toMatchObject({ results: [], total: 0 });
+    const page = await a.api.call('notifications.window', { offset: 0, count: 20 });
+    expect(page).toEqual({ offset: 0, rows: [], total: 0, unread: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { createBroadcastHub, createMemoryLocks } from '../../worker/testing';
+import { createBroadcastHub, createManualClock, createMemoryLocks } from '../../worker/testing';
 import {
   createFaultyFetch,
   createGate,
@@ -15,6 +15,8 @@ const { workspace } = suite;
 
 const isPreferencesPut = (url: string, method: string) =>
   method === 'PUT' && url.endsWith('/user/preferences');
+const isMarkRead = (url: string, method: string) =>
+  method === 'POST' && url.endsWith('/notifications/read');
 
 /** The server's preference changes for `user`, seen by another client of the account. */
 async function preferenceChanges(user: { email: string; password: string }) {
@@ -192,5 +194,98 @@ describe('outbox', () => {
     const { changes, preferences } = await preferenceChanges(user);
     expect(preferences).toEqual({ nav_state: 'peek', overlay_widths: { preview: 55 } });
     expect(changes).toHaveLength(2);
+  });
+});
+
+describe('outbox entries are independent', () => {
+  it.each([
+    ['answers 500 for it', () => errorResponse(500, 'internal', 'The server failed')],
+    ['drops it on the network', () => 'offline' as const],
+  ])('an entry whose server %s does not hold back an independent one', async (_case, failure) => {
+    const net = createFaultyFetch();
+    const ws = workspace({ fetch: net.fetch });
+    const a = await ws.tab();
+    const user = newUser();
+    await a.api.call('auth.signUp', user);
+    await ws.workspace.idle();
+
+    net.state.rule = (url, init) => (isMarkRead(url, init.method) ? failure() : null);
+    const marked = a.api.call('notifications.markRead', { ids: ['n-1'] });
+    // Sent while the mark is still failing (retrying, then backing off): the server's answer.
+    expect(await a.api.call('preferences.update', { nav_state: 'peek' })).toEqual({
+      nav_state: 'peek',
+      overlay_widths: {},
+    });
+    expect(await a.api.call('outbox.list', {})).toEqual([
+      expect.objectContaining({ op: 'notifications.markRead', input: { ids: ['n-1'] } }),
+    ]);
+    expect((await preferenceChanges(user)).preferences).toEqual({
+      nav_state: 'peek',
+      overlay_widths: {},
+    });
+    // The mark waits for its backoff; its caller has the optimistic answer.
+    expect(await marked).toBeUndefined();
+    const [entry, ...rest] = await a.api.call('outbox.list', {});
+    expect(rest).toEqual([]);
+    expect(entry.op).toBe('notifications.markRead');
+    expect(entry.last_error).toMatch(/The server failed|did not reach the server/);
+  });
+
+  it('keeps entries of the same kind in order while the first backs off', async () => {
+    const net = createFaultyFetch();
+    const ws = workspace({ fetch: net.fetch });
+    const a = await ws.tab();
+    const user = newUser();
+    await a.api.call('auth.signUp', user);
+    await ws.workspace.idle();
+
+    net.state.offline = true;
+    await a.api.call('preferences.update', { nav_state: 'peek' });
+    net.state.offline = false;
+    // The second update waits behind the first (its backoff), answered from the mirror.
+    expect(await a.api.call('preferences.update', { overlay_widths: { preview: 40 } })).toEqual({
+      nav_state: 'peek',
+      overlay_widths: { preview: 40 },
+    });
+    expect((await a.api.call('outbox.list', {})).map((e) => e.input)).toEqual([
+      { nav_state: 'peek' },
+      { overlay_widths: { preview: 40 } },
+    ]);
+    expect(await a.api.call('outbox.drain', {})).toEqual({ sent: 2, pending: 0 });
+    const { changes, preferences } = await preferenceChanges(user);
+    expect(preferences).toEqual({ nav_state: 'peek', overlay_widths: { preview: 40 } });
+    expect(changes.map((c) => c.data)).toEqual([
+      { nav_state: 'peek' },
+      { overlay_widths: { preview: 40 } },
+    ]);
+  });
+
+  it("drains at once when a tab says it is online (no 'online' event in a SharedWorker)", async () => {
+    // A manual clock: the entry's 5 s backoff never ends by itself here.
+    const clock = createManualClock();
+    const net = createFaultyFetch();
+    const ws = workspace({ fetch: net.fetch, clock });
+    const a = await ws.tab('tab', { visible: false });
+    const user = newUser();
+    await a.api.call('auth.signUp', user);
+    await ws.workspace.idle();
+
+    net.state.offline = true;
+    const answer = a.api.call('preferences.update', { nav_state: 'closed' });
+    // The client's two retries, 300 ms apart, then the entry backs off.
+    await clock.advance(600);
+    expect(await answer).toEqual({ nav_state: 'closed', overlay_widths: {} });
+    expect(await a.api.call('outbox.list', {})).toEqual([
+      expect.objectContaining({ op: 'preferences.update', attempts: 1 }),
+    ]);
+
+    net.state.offline = false;
+    const since = a.events.length;
+    await a.api.call('tab.online', { online: true });
+    await a.waitFor((e) => e.type === 'outbox' && e.pending === 0, { since });
+    expect((await preferenceChanges(user)).preferences).toEqual({
+      nav_state: 'closed',
+      overlay_widths: {},
+    });
   });
 });

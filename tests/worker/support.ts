@@ -6,7 +6,8 @@ import type { Change } from '../../contract/sync';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import type { FetchLike, RequestInitLike } from '../../worker/deps';
-import { openMirror, type Mirror } from '../../worker/mirror';
+import type { Mirror } from '../../worker/mirror';
+import { responseOf } from '../../worker/testing';
 import {
   createHeadlessWorkspace,
   nodeFetch,
@@ -125,20 +126,32 @@ export function createGate() {
 type Verdict = 'offline' | 'lose-response' | Response | { hold: Promise<void> } | null;
 type Rule = (url: string, init: RequestInitLike) => Verdict;
 
+/** A request that reached the server through the faulty fetch; `body` when it was text. */
+export type SentRequest = { method: string; path: string; body?: string };
+
 /**
  * Node's fetch with a switchable fault: `offline` fails every request before it leaves;
  * `rule` picks per request: 'offline', 'lose-response' (the server gets and applies it, the
  * answer is lost on the way back), a canned Response, `{ hold: promise }` (the server answers
  * at once, the worker hears only once the promise resolves; `held` counts such answers), or
- * null to pass through.
+ * null to pass through. `sent` and `requests` list what reached the server.
  */
 export function createFaultyFetch() {
-  const state = { offline: false, rule: null as Rule | null, sent: [] as string[], held: 0 };
+  const state = {
+    offline: false,
+    rule: null as Rule | null,
+    sent: [] as string[],
+    requests: [] as SentRequest[],
+    held: 0,
+  };
   const fetch: FetchLike = async (url, init) => {
     const verdict = state.offline ? 'offline' : (state.rule?.(url, init) ?? null);
     if (verdict === 'offline') throw new TypeError('fetch failed (offline)');
     if (verdict instanceof Response) return verdict;
-    state.sent.push(`${init.method} ${new URL(url).pathname}`);
+    const path = new URL(url).pathname;
+    state.sent.push(`${init.method} ${path}`);
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    state.requests.push({ method: init.method, path, ...(body === undefined ? {} : { body }) });
     const response = await nodeFetch(url, init);
     if (verdict === 'lose-response') {
       await response.text();
@@ -148,16 +161,24 @@ export function createFaultyFetch() {
       const text = await response.text();
       state.held += 1;
       await verdict.hold;
-      return { status: response.status, text: async () => text };
+      return responseOf(response.status, text);
     }
     return response;
   };
   return { fetch, state };
 }
 
+/** The debug logs that reached the server with `event`, from a faulty fetch's requests. */
+export const logsWith = (requests: SentRequest[], event: string) =>
+  requests.filter(
+    (r) =>
+      r.method === 'POST' &&
+      r.path.endsWith('/debug-logs') &&
+      (JSON.parse(r.body ?? '{}') as { logData?: { event?: string } }).logData?.event === event,
+  );
+
 /** A second connection to a headless workspace's IndexedDB mirror, to look at what it holds. */
-export const mirrorOf = (ws: HeadlessWorkspace): Promise<Mirror> =>
-  openMirror(ws.deps.indexedDB, ws.deps.dbName ?? `${ws.deps.product}-workspace`);
+export const mirrorOf = (ws: HeadlessWorkspace): Promise<Mirror<string>> => ws.openMirror();
 
 /** Creates an account on the server without any worker (a person who exists elsewhere). */
 export async function createAccount(baseUrl: string, user: ReturnType<typeof newUser>) {

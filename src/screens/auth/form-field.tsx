@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-
 /** One labelled input with its validation message tied to it for screen readers. */
 export function FormField(props: {
   id: string;
@@ -37,30 +35,40 @@ export function FormField(props: {
   );
 }
 
+/** One problem with one field: its path (a key, or "a.b") and its message. */
+export type FieldIssue = { path: string | readonly PropertyKey[]; message: string };
+
 /**
- * Field messages from a contract schema's issues, keyed by the top-level field. A message that
- * does not already name its field gets the field's label in front, so it always says what is wrong.
+ * A message that names its field by the form's label: "email must be a valid e-mail address"
+ * reads "E-mail must be a valid e-mail address"; a message that does not name the field gets
+ * the label in front ("Password: too weak").
+ */
+export function labelled(field: string, label: string, message: string): string {
+  const text = message.trim();
+  const lower = text.toLowerCase();
+  const key = field.toLowerCase();
+  if (lower.startsWith(`${key}:`)) return `${label}: ${text.slice(key.length + 1).trimStart()}`;
+  if (lower.startsWith(`${key} `)) return `${label} ${text.slice(key.length + 1)}`;
+  if (text.toLowerCase().startsWith(label.toLowerCase())) return text;
+  return `${label}: ${text}`;
+}
+
+/**
+ * Field messages, keyed by the top-level field, from a contract schema's issues or a server's
+ * 400 issues (the same contract, checked again on the server). Each message names its field
+ * by the label the user sees. Issues for fields the form does not show are left out: the caller
+ * shows its own message for those.
  */
 export function fieldErrors(
-  error: z.ZodError,
+  issues: readonly FieldIssue[],
   labels: Record<string, string>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? '');
-    if (out[field]) continue;
-    const label = labels[field] ?? field;
-    const namesField =
-      issue.message.toLowerCase().startsWith(field.toLowerCase()) ||
-      issue.message.toLowerCase().startsWith(label.toLowerCase());
-    out[field] = namesField ? issue.message : `${label}: ${issue.message}`;
+  for (const issue of issues) {
+    const path = typeof issue.path === 'string' ? issue.path.split('.') : issue.path;
+    const field = String(path[0] ?? '');
+    if (out[field] || !Object.hasOwn(labels, field)) continue;
+    out[field] = labelled(field, labels[field], issue.message);
   }
   return out;
-}
-
-/** The message the worker passed on (comlink keeps an Error's message). */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  if (typeof error === 'string' && error) return error;
-  return 'The request failed. Check your connection and try again.';
 }

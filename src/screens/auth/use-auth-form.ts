@@ -1,17 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { fieldErrors, messageOf } from './form-field';
+import { isApiErrorLike, userMessage } from '../../lib/user-message';
+import { fieldErrors } from './form-field';
 
 type FieldMessages = Record<string, string>;
 
 /**
  * The submit cycle the auth forms share: check the body against its contract schema (field
  * messages under the fields), then send it (the worker's message under the form) while the form
- * is busy. A successful send leaves the form for the next screen or a confirmation view, so the
+ * is busy. The server checks the body again: field issues in its answer go under their fields too.
+ * Other failures read as the server's words for the user, or the generic failure text (000 §8),
+ * never a raw HTTP or network message. A successful send leaves the form for the next screen or a confirmation view, so the
  * form stays busy after it: no second submit while that happens.
  */
 export function useAuthForm<T>(options: {
-  /** Field labels, to name the field in a message that does not. */
+  /** Field labels: messages name fields by them, never by their keys. */
   labels: FieldMessages;
   parse: () => z.ZodSafeParseResult<T>;
   /** A page's own check once the schema passes: field messages, or null when all is well. */
@@ -27,7 +30,7 @@ export function useAuthForm<T>(options: {
     setFormError(null);
     const parsed = options.parse();
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error, options.labels));
+      setErrors(fieldErrors(parsed.error.issues, options.labels));
       return;
     }
     const problems = options.check?.(parsed.data);
@@ -40,7 +43,10 @@ export function useAuthForm<T>(options: {
     try {
       await options.send(parsed.data);
     } catch (error) {
-      setFormError(messageOf(error));
+      const issues = isApiErrorLike(error) ? (error.issues ?? []) : [];
+      const byField = fieldErrors(issues, options.labels);
+      setErrors(byField);
+      setFormError(Object.keys(byField).length > 0 ? null : userMessage(error));
       setBusy(false);
     }
   };

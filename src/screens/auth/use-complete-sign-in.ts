@@ -29,9 +29,13 @@ export function useCompleteSignIn() {
       const variant = variantFromPath(router.state.location.pathname);
       const { path } = takeRedirect ? await client.call('auth.takeRedirect', {}) : { path: null };
       const target = path ?? afterSignInRoute(variant, state.$flags.value, product);
+      // Focus would stay on the body of the screen that is going away: the page arrived at
+      // takes it on its heading.
+      state.requestHeadingFocus();
       await router.navigate({ href: target, replace: true });
     } catch (error) {
       leaving.current = false;
+      state.takeHeadingFocus();
       throw error;
     }
   };

@@ -1,0 +1,21 @@
+import { authDomain } from './auth';
+import type { ServerDomain } from './domain';
+import { healthDomain } from './health';
+import { notificationsDomain } from './notifications';
+import { syncDomain } from './sync';
+import { telemetryDomain } from './telemetry';
+import { userDomain } from './user';
+
+/**
+ * Every server domain, one line each. The app registers their routes, the migrator merges
+ * their migrations, the seed and the maintenance run theirs, in this order (auth seeds the
+ * accounts other seeds fill).
+ */
+export const serverDomains: readonly ServerDomain[] = [
+  healthDomain,
+  authDomain,
+  userDomain,
+  notificationsDomain,
+  telemetryDomain,
+  syncDomain,
+];

@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import type { Notification } from '../../../contract/notifications';
+import { formatBadge } from '../../lib/format';
+import { userMessage } from '../../lib/user-message';
+import { useWindowedList } from '../../lists/use-windowed-list';
+import { VirtualList } from '../../lists/virtual-list';
+import { useShell } from '../../shell-context';
+import { NotificationRow, NOTIFICATION_ROW_HEIGHT } from './notification-row';
+
+/** The API marks at most this many notifications read per call (contract/notifications.ts). */
+const MARK_BATCH = 100;
+
+/**
+ * /notifications: the template for every long list. The list is read from the worker's mirror
+ * by windows (notifications.window) as it scrolls, however many there are; rows not read yet
+ * show as placeholders, and a 'changed' event re-reads the shown window when it concerns it.
+ */
+export function NotificationsPage() {
+  const { client } = useShell();
+  const list = useWindowedList('notifications.window', 'notifications');
+  const [marking, setMarking] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const total = list.total();
+  const unread = list.summary()?.unread ?? 0;
+  const readError = list.error();
+  // "Mark all as read" marks what the user has seen: the unread rows read so far.
+  const unreadLoaded = list
+    .loaded()
+    .filter((n) => !n.read)
+    .map((n) => n.id);
+
+  const markAllRead = async () => {
+    setMarking(true);
+    setActionError(null);
+    try {
+      for (let i = 0; i < unreadLoaded.length; i += MARK_BATCH) {
+        await client.call('notifications.markRead', { ids: unreadLoaded.slice(i, i + MARK_BATCH) });
+      }
+    } catch (error) {
+      setActionError(userMessage(error));
+    } finally {
+      setMarking(false);
+      // The worker says what changed as well; reading the shown rows now shows it at once.
+      list.refresh();
+    }
+  };
+
+  return (
+    <section className="notifications" aria-busy={list.loading() || undefined}>
+      <div className="notifications-bar">
+        <p className="muted" role="status">
+          {unread > 0 ? `${formatBadge(unread)} unread` : total ? 'All read' : null}
+        </p>
+        {unreadLoaded.length > 0 ? (
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={marking}
+            aria-busy={marking || undefined}
+            onClick={() => void markAllRead()}
+          >
+            Mark all as read
+          </button>
+        ) : null}
+      </div>
+      {readError !== null ? (
+        <div className="form-error" role="alert">
+          {userMessage(readError)}{' '}
+          <button type="button" className="button secondary small" onClick={list.refresh}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {actionError ? (
+        <p className="form-error" role="alert">
+          {actionError}
+        </p>
+      ) : null}
+      {total === 0 ? <p>You have no notifications.</p> : null}
+      {total ? (
+        <VirtualList<Notification>
+          label="Notifications"
+          className="notification-list"
+          count={total}
+          rowHeight={NOTIFICATION_ROW_HEIGHT}
+          row={list.row}
+          renderRow={(item) => <NotificationRow item={item} />}
+          onRangeChange={list.setRange}
+        />
+      ) : null}
+    </section>
+  );
+}

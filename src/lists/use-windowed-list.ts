@@ -1,0 +1,55 @@
+import { useEffect, useReducer, useState } from 'react';
+import type { StoreName } from '../../contract/domains';
+import type { OpInput, OpName, OpOutput } from '../../contract/worker-api';
+import { useShell } from '../shell-context';
+import { createWindowedList, type WindowedList } from './windowed-list';
+
+/** Worker ops that read a list by window: {offset, count, ...} -> {offset, rows, total, ...}. */
+export type WindowOpName = {
+  [K in OpName]: OpInput<K> extends { offset: number; count: number }
+    ? OpOutput<K> extends { offset: number; rows: readonly unknown[]; total: number }
+      ? K
+      : never
+    : never;
+}[OpName];
+
+export type WindowRow<K extends WindowOpName> = OpOutput<K>['rows'][number];
+
+type Extra<K extends WindowOpName> = Omit<OpInput<K>, 'offset' | 'count'>;
+
+/**
+ * A long list read from the worker by windows, kept fresh by its store's 'changed' events. The
+ * template for every list screen: notifications now; feeds, search results and sessions later.
+ *
+ * `extra` is the rest of the op's input (a feed id, a query); it is read when the list is made,
+ * so a screen showing another feed mounts a new list (give it a `key`).
+ */
+export function useWindowedList<K extends WindowOpName>(
+  op: K,
+  store: StoreName,
+  options: { extra?: Extra<K>; keyOf?: (row: WindowRow<K>) => string; block?: number } = {},
+): WindowedList<WindowRow<K>, OpOutput<K>> {
+  const { client } = useShell();
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const [list] = useState(() =>
+    createWindowedList<WindowRow<K>, OpOutput<K>>({
+      read: (window) =>
+        client.call(op, { ...options.extra, ...window } as OpInput<K>) as Promise<OpOutput<K>>,
+      keyOf: options.keyOf ?? ((row) => (row as { id: string }).id),
+      block: options.block,
+      onUpdate: rerender,
+    }),
+  );
+
+  useEffect(() => {
+    const stop = client.onEvent((event) => {
+      if (event.type === 'changed' && event.store === store) list.changed(event.keys);
+    });
+    // Read on every mount: a change may have happened while no one listened (StrictMode's
+    // remount, or a screen that comes back).
+    list.refresh();
+    return stop;
+  }, [client, list, store]);
+
+  return list;
+}

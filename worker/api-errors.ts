@@ -1,0 +1,41 @@
+/**
+ * An API call that failed: the HTTP status (0 when the server was never reached), the error
+ * code of the server's ErrorBody and its message. Own enumerable fields, so they survive the
+ * trip to a tab through comlink.
+ */
+export class ApiError extends Error {
+  status: number;
+  code: string;
+  issues?: { path: string; message: string }[];
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    issues?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    if (issues) this.issues = issues;
+  }
+}
+
+export const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
+
+/**
+ * What a cancelled request rejects with: named 'AbortError' like the DOMException fetch throws,
+ * but a plain Error, so it crosses comlink to a tab with its name.
+ */
+export const abortError = (label: string) => {
+  const error = new Error(`${label} was cancelled`);
+  error.name = 'AbortError';
+  return error;
+};
+
+/** Ours, or the DOMException a fetch (or the reading of its body) throws on abort. */
+export const isAbortError = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as Error).name === 'AbortError';
+
+export const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);

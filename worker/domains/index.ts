@@ -1,0 +1,14 @@
+import type { WorkerDomain } from '../registry';
+import { notificationsDomain } from './notifications';
+import { telemetryDomain } from './telemetry';
+import { userDomain } from './user';
+
+/**
+ * The product's worker domains, one line each: a new domain adds its file and a line here.
+ * Auth, tabs and sync are the worker's core (ops.ts), not domains: they own no mirror stores.
+ */
+export const productDomains: readonly WorkerDomain[] = [
+  userDomain,
+  notificationsDomain,
+  telemetryDomain,
+];

@@ -1,0 +1,133 @@
+import type { z } from 'zod';
+import type { DomainContract, OpDef } from '../contract/define';
+import { CORE_STORES, type StoreSpec, type StoreSpecs } from './mirror';
+import type {
+  ChangeApplier,
+  Mutation,
+  OpHandler,
+  ResolvedEndpoint,
+  StoreWatcher,
+  WorkerDomain,
+} from './registry';
+
+/**
+ * The registry: every worker domain merged into the tables the core runs on. The mirror opens
+ * `specs`, sign-out wipes `userStores`, dispatch validates with `ops` and answers with `reads`
+ * or the outbox's `mutations`, and the change-feed pull applies `changes`. Two domains naming
+ * the same store, op or change entity, or an op no part answers, fail here, at start.
+ */
+export type Registry = {
+  domains: readonly WorkerDomain[];
+  /** What the mirror opens: its core stores and every domain's. */
+  specs: StoreSpecs<string>;
+  /** The domains' stores: the user's data, wiped on sign-out and cleared on a feed reset. */
+  domainStores: string[];
+  /** Every op a tab may call (the core's contracts' and each domain's), with its schemas. */
+  ops: Record<string, OpDef>;
+  reads: Map<string, { domain: WorkerDomain; handler: OpHandler<string, unknown, unknown> }>;
+  mutations: Map<string, RegisteredMutation>;
+  changes: Map<string, { schema: z.ZodType; apply: ChangeApplier<string, unknown> }>;
+  watchers: Map<string, StoreWatcher<string>[]>;
+};
+
+export type RegisteredMutation = {
+  domain: WorkerDomain;
+  mutation: Mutation<string, unknown, unknown>;
+  endpoint: ResolvedEndpoint;
+};
+
+/**
+ * Builds the registry from the core's contracts (ops the core answers itself: tabs, auth,
+ * sync) and the worker domains.
+ */
+export function createRegistry(
+  core: readonly DomainContract[],
+  domains: readonly WorkerDomain[],
+): Registry {
+  const registry: Registry = {
+    domains,
+    specs: { ...CORE_STORES },
+    domainStores: [],
+    ops: {},
+    reads: new Map(),
+    mutations: new Map(),
+    changes: new Map(),
+    watchers: new Map(),
+  };
+  const owners = new Map<string, string>();
+  const claim = (what: string, name: string, by: string) => {
+    const id = `${what} "${name}"`;
+    const earlier = owners.get(id);
+    if (earlier) throw new Error(`worker registry: ${id} is declared by ${earlier} and ${by}`);
+    owners.set(id, by);
+  };
+
+  for (const store of Object.keys(CORE_STORES)) claim('store', store, 'the mirror core');
+  for (const contract of core) {
+    for (const [name, def] of Object.entries(contract.ops)) {
+      claim('op', name, `the core (${contract.name})`);
+      registry.ops[name] = def;
+    }
+  }
+
+  for (const domain of domains) {
+    const by = `domain "${domain.contract.name}"`;
+    addStores(registry, domain, by, claim);
+    for (const [name, def] of Object.entries(domain.contract.ops)) {
+      claim('op', name, by);
+      registry.ops[name] = def;
+      const handler = Object.hasOwn(domain.reads, name) ? domain.reads[name] : null;
+      const mutation = Object.hasOwn(domain.mutations, name) ? domain.mutations[name] : null;
+      if (handler && mutation) {
+        throw new Error(`worker registry: op "${name}" of ${by} is both a read and a mutation`);
+      }
+      if (handler) registry.reads.set(name, { domain, handler });
+      else if (mutation) {
+        const endpoint = {
+          name: mutation.endpoint,
+          def: domain.contract.endpoints[mutation.endpoint],
+        };
+        if (!endpoint.def)
+          throw new Error(`worker registry: ${by} has no endpoint "${endpoint.name}"`);
+        registry.mutations.set(name, { domain, mutation, endpoint });
+      } else throw new Error(`worker registry: op "${name}" of ${by} has no read or mutation`);
+    }
+    for (const [entity, schema] of Object.entries(domain.contract.changes)) {
+      claim('change entity', entity, by);
+      const apply = Object.hasOwn(domain.changes, entity) ? domain.changes[entity] : null;
+      if (!apply) throw new Error(`worker registry: ${by} does not apply "${entity}" changes`);
+      registry.changes.set(entity, { schema, apply });
+    }
+    for (const [store, watcher] of Object.entries(domain.watch)) {
+      if (!Object.hasOwn(domain.stores, store)) {
+        throw new Error(`worker registry: ${by} watches "${store}", a store it does not declare`);
+      }
+      registry.watchers.set(store, [...(registry.watchers.get(store) ?? []), watcher]);
+    }
+  }
+  return registry;
+}
+
+function addStores(
+  registry: Registry,
+  domain: WorkerDomain,
+  by: string,
+  claim: (what: string, name: string, by: string) => void,
+) {
+  const declared = new Set<string>(domain.contract.stores);
+  for (const [store, spec] of Object.entries(domain.stores) as [string, StoreSpec][]) {
+    if (!declared.has(store)) {
+      throw new Error(
+        `worker registry: ${by} keeps "${store}", a store its contract does not name`,
+      );
+    }
+    claim('store', store, by);
+    registry.specs[store] = spec;
+    registry.domainStores.push(store);
+  }
+  for (const store of declared) {
+    if (!Object.hasOwn(domain.stores, store)) {
+      throw new Error(`worker registry: ${by} gives no spec for its store "${store}"`);
+    }
+  }
+}

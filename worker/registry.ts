@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import type { DomainContract, EndpointDef, OpDef } from '../contract/define';
+import type { Variant, WorkerEvent } from '../contract/worker-api';
+import type { ApiClient } from './api-client';
+import type { Clock } from './deps';
+import type { Mirror, PatchItem, StoreSpec } from './mirror';
+import type { ReadKit } from './reads';
+import type { Owner } from './session';
+import type { Connection } from './tabs';
+
+/**
+ * The shape of a worker domain (worker/domains/<name>.ts): the mirror stores it keeps, the
+ * ops it answers (reads), the mutations it sends through the outbox and how its change-feed
+ * entities land in the mirror. Everything is typed from the domain's contract: a store, an op
+ * or a change entity the contract does not declare does not compile. The worker core (reads,
+ * outbox, sync, op dispatch, the wipe on sign-out) runs every domain from the registry
+ * (registry-build.ts) and knows none by name.
+ */
+
+/** The stores a domain's code may touch: its own, plus 'kv' (out-of-line keys, the session's). */
+export type StoreOf<C extends DomainContract> = C['stores'][number] | 'kv';
+
+/** What a domain's code is handed: the mirror, the client and the shared read machinery. */
+export type DomainContext<S extends string = string> = {
+  mirror: Promise<Mirror<S>>;
+  client: ApiClient;
+  clock: Clock;
+  /** The session the work is for; its answers are written only while it lasts. */
+  owner(): Owner | null;
+  /** Aborted when the current session ends or the worker closes: pass it to every fetch. */
+  signal(): AbortSignal;
+  reads: ReadKit<S>;
+  /** To every tab. */
+  emit(event: WorkerEvent): void;
+  /** Background work the worker waits for on close (its failure is logged, not thrown). */
+  track(work: Promise<unknown>): void;
+  /** The variant background work carries (a visible tab's). */
+  variant(): Variant;
+  /** True the first time in this session (the analytics report goes once per session). */
+  claimAnalytics(): Promise<boolean>;
+};
+
+/** An op answered by the domain (a read, or anything that is not an outbox mutation). */
+export type OpHandler<S extends string, I, O> = (
+  ctx: DomainContext<S>,
+  input: I,
+  conn: Connection,
+) => Promise<O> | O;
+
+/**
+ * A mutation: written to the outbox with its optimistic effect, sent to `endpoint` with the
+ * input as its body, then confirmed (the server's answer written) or rolled back (the mirror
+ * records the optimistic writes replaced are put back).
+ */
+export type Mutation<S extends string, I, O, E extends string = string> = {
+  /** An endpoint of the domain's contract. */
+  endpoint: E;
+  /**
+   * Entries with the same key are sent in order (one waits while the one before it backs off);
+   * entries with different keys are independent. Default: one queue per op. null: every entry
+   * is independent.
+   */
+  orderKey?(input: I): string | null;
+  /** Whether the call goes to the outbox at all (false: it is dropped, answering undefined). */
+  admit?(ctx: DomainContext<S>): Promise<boolean> | boolean;
+  /** Mirror writes that show the change at once. */
+  optimistic?(ctx: DomainContext<S>, input: I): Promise<PatchItem<S>[]> | PatchItem<S>[];
+  /** The server confirmed: the mirror writes of its answer (parsed with the endpoint's schema). */
+  confirm?(input: I, result: unknown): PatchItem<S>[];
+  /** The op's output once confirmed (undefined when absent). */
+  output?(result: unknown): O;
+  /** The op's output while the send waits for the network (the optimistic view). */
+  deferred?(ctx: DomainContext<S>, input: I): Promise<O> | O;
+};
+
+/** What the change-feed pull gives an entity's applier: the record's id and its new data. */
+export type EntityChange<T> = { op: 'upsert'; id: string; data: T } | { op: 'delete'; id: string };
+
+/**
+ * A change-feed pull's view of the mirror: reads see the writes of earlier changes in the same
+ * pull (kept in a map, so no scan), and writes are collected and land together with the cursor.
+ */
+export type ChangeTx<S extends string> = {
+  get<T = unknown>(store: S, key: string): Promise<T | undefined>;
+  /** value undefined deletes the record. */
+  put(store: S, key: string, value: unknown): void;
+};
+
+/**
+ * Writes one change into the mirror. An upsert whose data does not match the contract's schema
+ * reaches the applier as a delete: the record goes, and the next read fetches it again.
+ */
+export type ChangeApplier<S extends string, T> = (
+  change: EntityChange<T>,
+  tx: ChangeTx<S>,
+) => Promise<void> | void;
+
+/** Told which records of a store changed (null: all), to send tabs events beyond 'changed'. */
+export type StoreWatcher<S extends string> = (
+  keys: string[] | null,
+  ctx: { mirror: Promise<Mirror<S>>; emit(event: WorkerEvent): void },
+) => Promise<void> | void;
+
+type Ops<C extends DomainContract> = C['ops'];
+type In<D> = D extends OpDef ? z.output<D['input']> : never;
+type Out<D> = D extends OpDef ? z.infer<D['output']> : never;
+
+/** A domain's parts, typed from its contract `C`. */
+export type DomainParts<C extends DomainContract> = {
+  /** Every store the contract names, with its key path, indexes and spec version. */
+  stores: { [K in C['stores'][number]]: StoreSpec };
+  reads?: { [K in keyof Ops<C>]?: OpHandler<StoreOf<C>, In<Ops<C>[K]>, Out<Ops<C>[K]>> };
+  mutations?: {
+    [K in keyof Ops<C>]?: Mutation<
+      StoreOf<C>,
+      In<Ops<C>[K]>,
+      Out<Ops<C>[K]>,
+      keyof C['endpoints'] & string
+    >;
+  };
+  /** Every change entity the contract names. */
+  changes: { [K in keyof C['changes']]: ChangeApplier<StoreOf<C>, z.output<C['changes'][K]>> };
+  watch?: { [K in C['stores'][number]]?: StoreWatcher<StoreOf<C>> };
+  /**
+   * What the domain fetches again on sign-in and after a change-feed reset: data cached
+   * forever, which no read would otherwise refetch.
+   */
+  refresh?(ctx: DomainContext<StoreOf<C>>, variant: Variant): Promise<void>;
+};
+
+/**
+ * A domain as the registry runs it: its contract beside its parts, with the types erased (the
+ * registry holds domains of different contracts in one list; `defineWorkerDomain` checked them).
+ */
+export type WorkerDomain = {
+  contract: DomainContract;
+  stores: Record<string, StoreSpec>;
+  reads: Record<string, OpHandler<string, unknown, unknown>>;
+  mutations: Record<string, Mutation<string, unknown, unknown>>;
+  changes: Record<string, ChangeApplier<string, unknown>>;
+  watch: Record<string, StoreWatcher<string>>;
+  refresh?(ctx: DomainContext, variant: Variant): Promise<void>;
+};
+
+/** A worker domain from its contract (contract/<name>.ts) and its parts. */
+export function defineWorkerDomain<const C extends DomainContract>(
+  contract: C,
+  parts: DomainParts<C>,
+): WorkerDomain {
+  // The parts were checked against C above; the registry runs them over plain strings.
+  const loose = parts as unknown as Partial<WorkerDomain>;
+  return {
+    contract,
+    stores: loose.stores ?? {},
+    reads: loose.reads ?? {},
+    mutations: loose.mutations ?? {},
+    changes: loose.changes ?? {},
+    watch: loose.watch ?? {},
+    refresh: loose.refresh,
+  };
+}
+
+/** An endpoint a mutation sends to, resolved from the contract's catalogue or its domain's. */
+export type ResolvedEndpoint = { name: string; def: EndpointDef };
