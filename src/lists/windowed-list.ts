@@ -44,6 +44,11 @@ export type WindowedList<Row, Answer extends WindowAnswer<Row>> = {
 };
 
 export const DEFAULT_BLOCK = 50;
+/**
+ * The most blocks kept in memory (50 rows each: 2,500 rows). Scrolling far through a 100k list
+ * drops the blocks farthest from the view; they are read again if the user scrolls back.
+ */
+export const MAX_BLOCKS = 50;
 
 export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
   deps: WindowedListDeps<Row, Answer>,
@@ -92,6 +97,18 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
     else holes.delete(b);
   };
 
+  /** Forgets the blocks farthest from the shown range while more than MAX_BLOCKS are held. */
+  const evict = () => {
+    if (fresh.size <= MAX_BLOCKS) return;
+    const middle = (range.start + range.end) / 2 / block;
+    const farthest = [...fresh.keys()].sort((a, b) => Math.abs(b - middle) - Math.abs(a - middle));
+    for (const b of farthest.slice(0, fresh.size - MAX_BLOCKS)) {
+      fresh.delete(b);
+      holes.delete(b);
+      for (let i = b * block; i < (b + 1) * block; i += 1) rows.delete(i);
+    }
+  };
+
   const read = (b: number) => {
     const number = (reads += 1);
     latest.set(b, number);
@@ -103,6 +120,7 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
         inFlight.delete(b);
         apply(b, answer);
         fresh.set(b, readIn);
+        evict();
         deps.onUpdate();
         // The first answer gives the length: the rest of the shown range may need reading.
         ensure();

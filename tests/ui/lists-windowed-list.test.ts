@@ -82,4 +82,21 @@ describe('windowed list', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(list.row(0)).toEqual({ id: 'r0', v: 2 });
   });
+
+  it('keeps at most 50 blocks, dropping the farthest from the view', async () => {
+    const { list, reads, answerAll } = setup(100_000);
+    list.refresh();
+    await answerAll();
+    // Scroll down block by block through 60 blocks of 10 rows.
+    for (let b = 1; b < 60; b += 1) {
+      list.setRange(b * 10, b * 10 + 5);
+      await answerAll();
+    }
+    expect(list.loaded()).toHaveLength(500);
+    expect(list.row(0)).toBeUndefined();
+    expect(list.row(595)).toEqual({ id: 'r595', v: 1 });
+    // Back at the top, the dropped rows are read again.
+    list.setRange(0, 5);
+    expect(reads.map((r) => r.offset)).toEqual([0]);
+  });
 });
