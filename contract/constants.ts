@@ -49,8 +49,6 @@ export const NAV_STATES = ['closed', 'close', 'open', 'opened', 'peek'] as const
 /** Overlays (000 §2, §9). Percent widths: minimum / maximum / current. */
 export const OVERLAY_SIZE_CAPS_PX = { small: 382, medium: 864, large: 1088 } as const;
 export const OVERLAY_SHIFT_MAX_PERCENT = 40;
-export const OVERLAY_WIDE_PERCENT = 80;
-export const OVERLAY_SHRINK_FACTOR = 0.8;
 export const OVERLAY_SPRING = { damping: 25, stiffness: 200 } as const;
 
 /** Modal widths (000 §9). */

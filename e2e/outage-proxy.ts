@@ -10,10 +10,13 @@ export async function startOutageProxy(target: { host: string; port: number }) {
   const open = new Set<Socket>();
   let down = false;
   let refused = 0;
+  /** When each connection was refused: a burst (one request and its retries) is close together. */
+  const refusedAt: number[] = [];
 
   const server = createServer((client) => {
     if (down) {
       refused += 1;
+      refusedAt.push(Date.now());
       client.destroy();
       return;
     }
@@ -38,6 +41,15 @@ export async function startOutageProxy(target: { host: string; port: number }) {
     origin: `http://127.0.0.1:${port}`,
     /** Connections refused since the proxy started. */
     refused: () => refused,
+    /**
+     * Bursts of refused connections since `since`: attempts more than a second apart (a
+     * request and its quick retries count once), and how long ago the last one was.
+     */
+    attempts(since: number) {
+      const times = refusedAt.filter((t) => t >= since);
+      const bursts = times.filter((t, i) => i === 0 || t - times[i - 1] > 1_000).length;
+      return { bursts, quietMs: times.length ? Date.now() - times[times.length - 1] : 0 };
+    },
     cut() {
       down = true;
       for (const socket of open) socket.destroy();

@@ -1,5 +1,4 @@
-import { DEFAULT_CHANGE_RETENTION, type ChangeRetention } from './context';
-import type { Db } from './db/schema';
+import { DEFAULT_CHANGE_RETENTION, type AppDeps } from './context';
 import type { ServerDomain } from './domain';
 import { serverDomains } from './domains';
 import { purgeIdempotencyRecords } from './idempotency';
@@ -10,11 +9,13 @@ import { purgeIdempotencyRecords } from './idempotency';
  * in sync).
  */
 export const runMaintenance = async (
-  db: Db,
-  opts: { now: number; changeRetention?: ChangeRetention },
+  deps: Pick<AppDeps, 'db' | 'now' | 'changeRetention'>,
   domains: readonly ServerDomain[] = serverDomains,
 ) => {
-  const ctx = { now: opts.now, changeRetention: opts.changeRetention ?? DEFAULT_CHANGE_RETENTION };
-  await purgeIdempotencyRecords(db, ctx.now);
-  for (const domain of domains) await domain.maintain?.(db, ctx);
+  const ctx = {
+    now: deps.now(),
+    changeRetention: deps.changeRetention ?? DEFAULT_CHANGE_RETENTION,
+  };
+  await purgeIdempotencyRecords(deps.db, ctx.now);
+  for (const domain of domains) await domain.maintain?.(deps.db, ctx);
 };

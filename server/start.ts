@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import { createApp } from './app';
-import type { ChangeRetention, ServerMetrics } from './context';
+import type { AppDeps, ChangeRetention, ServerMetrics } from './context';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
@@ -69,25 +69,6 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   const log = opts.log ?? ((line: string) => console.log(line));
   const product = opts.product ?? DEFAULT_PRODUCT;
   const { db, dialect, location, exclusive } = await openDatabase(opts);
-  const maintain = () => runMaintenance(db, { now: now(), changeRetention: opts.changeRetention });
-  try {
-    await exclusive(async () => {
-      const applied = await migrateToLatest(db);
-      if (applied.length) log(`database migrated (${applied.join(', ')})`);
-      for (const domain of serverDomains) await domain.prepare?.(db, { product });
-      if (
-        opts.seed !== false &&
-        (await seedDemoWorkspace(db, serverDomains, { now: now(), product }))
-      ) {
-        log('seeded the demo workspace');
-      }
-    });
-    await maintain();
-  } catch (err) {
-    await db.destroy();
-    throw err;
-  }
-
   const metrics: ServerMetrics = {
     authPolls: 0,
     requests: 0,
@@ -106,7 +87,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     now,
   });
   let publicUrl = opts.publicUrl ?? '';
-  const app = createApp({
+  const deps: AppDeps = {
     db,
     dialect,
     product,
@@ -119,7 +100,26 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     metrics,
     trustProxy: opts.trustProxy ?? false,
     changeRetention: opts.changeRetention,
-  });
+  };
+  const maintain = () => runMaintenance(deps);
+
+  try {
+    await exclusive(async () => {
+      const applied = await migrateToLatest(db);
+      if (applied.length) log(`database migrated (${applied.join(', ')})`);
+      for (const domain of serverDomains) await domain.prepare?.(db, { product });
+      const seeded =
+        opts.seed !== false &&
+        (await seedDemoWorkspace(db, serverDomains, { now: now(), product }));
+      if (seeded) log('seeded the demo workspace');
+    });
+    await maintain();
+  } catch (err) {
+    mailer.close();
+    await db.destroy();
+    throw err;
+  }
+  const app = createApp(deps);
 
   let server: Server;
   try {

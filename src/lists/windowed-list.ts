@@ -1,7 +1,8 @@
 /**
  * A list of any length read from the worker by windows (shared/ARCHITECTURE.md "The UI never
- * holds a 100k-item list"). The list keeps the rows it has read, in blocks of `block` rows, and
- * asks for the blocks the screen shows: nothing else. No React here; `useWindowedList` wires it.
+ * holds a 100k-item list"). The list keeps the rows it has read near the view, in blocks of
+ * `block` rows (at most MAX_BLOCKS of them), and asks for the blocks the screen shows: nothing
+ * else. No React here; `useWindowedList` wires it.
  *
  * Freshness: a 'changed' event re-reads the shown blocks only when it may concern them: it names
  * no keys (the whole store), a shown key, or a key this list has never read (a new row, or one
@@ -39,7 +40,7 @@ export type WindowedList<Row, Answer extends WindowAnswer<Row>> = {
   changed(keys: readonly string[] | null): void;
   /** Reads the shown blocks again (after the user's own change, or a retry). */
   refresh(): void;
-  /** Every row read so far (for actions on "what the user has loaded"). */
+  /** Every row held: read, and near enough the view to be kept (for "what the user has seen"). */
   loaded(): Row[];
 };
 

@@ -134,7 +134,7 @@ export const createHarness = async (
 
   /** The periodic maintenance, now, by the harness's clock and retention. */
   const maintain = () =>
-    runMaintenance(db, { now: clock.now, changeRetention: opts.changeRetention });
+    runMaintenance({ db, now: () => clock.now, changeRetention: opts.changeRetention });
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };
