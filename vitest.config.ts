@@ -17,6 +17,7 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30000,
+          hookTimeout: 60000,
         },
       },
       // jsdom has no MessageChannel worth the name: the worker runs headless in node with fake-indexeddb.
@@ -28,6 +29,7 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30000,
+          hookTimeout: 60000,
         },
       },
       {

@@ -19,6 +19,9 @@ const BATCH = 25_000;
 /** Rows in a window: about what a list shows at once. */
 export const WINDOW = 50;
 
+/** Runs per read: warm windows, cold walks (each after a write), the getAll baseline. */
+export type Reps = { window: number; cold: number; getAll: number };
+
 export type Figure = { read: string; rows: number; medianMs: number; reps: number };
 
 export type MirrorBench = {
@@ -27,7 +30,7 @@ export type MirrorBench = {
   /** Adds records [from, to); answers the milliseconds it took. */
   fill(from: number, to: number): Promise<number>;
   /** Times the reads over `records` records (already filled). */
-  measure(records: number, reps: { window: number; getAll: number }): Promise<Figure[]>;
+  measure(records: number, reps: Reps): Promise<Figure[]>;
 };
 
 declare global {
@@ -57,10 +60,17 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-async function time(read: string, reps: number, run: () => Promise<number>): Promise<Figure> {
+/** The median of `reps` runs of `run`, each after an untimed `before`. */
+async function time(
+  read: string,
+  reps: number,
+  run: () => Promise<number>,
+  before?: () => Promise<unknown>,
+): Promise<Figure> {
   const samples: number[] = [];
   let rows = 0;
   for (let i = 0; i < reps; i += 1) {
+    await before?.();
     const start = performance.now();
     rows = await run();
     samples.push(performance.now() - start);
@@ -97,23 +107,52 @@ window.mirrorBench = {
     const m = opened();
     const window = async (query: Omit<WindowQuery, 'count'>) =>
       (await m.window<Item>('items', { ...query, count: WINDOW })).rows.length;
-    // A created_at near the middle of the range, for the key-range window.
-    const middle = itemOf(records >> 1).created_at;
-    return [
+    const newest = { index: 'created_at', direction: 'prev' } as const;
+    // Rewriting one record gives the store a new token: what the mirror remembers about its
+    // positions and counts no longer holds, so the next read starts cold.
+    const forget = () => m.write([{ store: 'items', key: itemOf(0).id, value: itemOf(0) }]);
+    const half = records >> 1;
+    const figures = [
       await time('getAll (baseline)', reps.getAll, async () => (await m.getAll('items')).length),
-      await time('count', reps.window, () => m.count('items')),
+      await time('count, cold', reps.cold, () => m.count('items'), forget),
       await time('window offset 0', reps.window, () => window({ offset: 0 })),
-      await time('window offset n/2', reps.window, () => window({ offset: records >> 1 })),
-      await time('window offset n-50', reps.window, () => window({ offset: records - WINDOW })),
-      await time('window by index, newest', reps.window, () =>
-        window({ index: 'created_at', direction: 'prev', offset: 0 }),
+      await time('window offset n/2, cold', reps.cold, () => window({ offset: half }), forget),
+      await time(
+        'window offset n-50, cold',
+        reps.cold,
+        () => window({ offset: records - WINDOW }),
+        forget,
       ),
-      await time('window by index, n/2', reps.window, () =>
-        window({ index: 'created_at', direction: 'prev', offset: records >> 1 }),
-      ),
-      await time('window by index, key range', reps.window, () =>
-        window({ index: 'created_at', lower: middle }),
+      await time('window by index, newest', reps.window, () => window({ ...newest, offset: 0 })),
+      await time(
+        'window by index, n/2, cold',
+        reps.cold,
+        () => window({ ...newest, offset: half }),
+        forget,
       ),
     ];
+    // A list jumped to the middle (untimed, cold), then scrolled a window at a time.
+    await forget();
+    await window({ ...newest, offset: half });
+    let scrolled = half;
+    figures.push(
+      await time('window by index, scrolling', reps.window, () =>
+        window({ ...newest, offset: (scrolled += WINDOW) }),
+      ),
+      // A list that knows its total (it asked for the count) reads its last rows from the end.
+      await time(
+        'window by index, last, count known',
+        reps.window,
+        () => window({ ...newest, offset: records - WINDOW }),
+        async () => {
+          await forget();
+          await m.count('items', { index: 'created_at' });
+        },
+      ),
+      await time('window by index, key range', reps.window, () =>
+        window({ index: 'created_at', lower: itemOf(half).created_at }),
+      ),
+    );
+    return figures;
   },
 };

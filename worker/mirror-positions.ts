@@ -72,7 +72,8 @@ export function createPositions(): Positions {
 }
 
 export type Drive = {
-  /** Put the cursor on this entry first (the first entry of its range, or found by key). */
+  direction: 'next' | 'prev';
+  /** Put the cursor on this entry first (sought by key, and primary key in an index). */
   from?: Entry;
   /** Entries to step over (from `from`, or from the start of the range). */
   skip: number;
@@ -89,6 +90,11 @@ export type Drive = {
  * Drives one key cursor (never loading a record): onto `from`, over `skip` entries in chunks
  * of ANCHOR_EVERY, then collects up to `take` entries. Resolves with what it collected (fewer
  * at the end of the range), or null when `from` is not where an anchor said it was.
+ *
+ * The cursor walks the query's own range and seeks `from` with continue(key) (or
+ * continuePrimaryKey): a range narrowed to start at `from` would do the same in Chromium, but
+ * fake-indexeddb rescans a cursor's range from its bound on every step, so a narrowed range
+ * turns a walk quadratic there.
  */
 export function drive(request: IDBRequest<IDBCursor | null>, plan: Drive): Promise<Entry[] | null> {
   return new Promise((resolve, reject) => {
@@ -103,13 +109,18 @@ export function drive(request: IDBRequest<IDBCursor | null>, plan: Drive): Promi
       if (!cursor) return resolve(placed ? taken : null);
       const entry = { key: cursor.key, primaryKey: cursor.primaryKey };
       if (!placed && plan.from) {
-        const sameKey = plan.cmp(entry.key, plan.from.key) === 0;
-        if (sameKey && plan.cmp(entry.primaryKey, plan.from.primaryKey) === 0) {
+        const { key, primaryKey } = plan.from;
+        // Where the cursor is against `from`, in walking order: < 0 before it, 0 on it.
+        const order =
+          (plan.cmp(entry.key, key) || (plan.index ? plan.cmp(entry.primaryKey, primaryKey) : 0)) *
+          (plan.direction === 'next' ? 1 : -1);
+        if (order === 0) {
           placed = true;
-        } else if (sameKey && plan.index && !sought) {
-          // An index holds several entries under one key: find ours by its primary key.
+        } else if (order < 0 && !sought) {
           sought = true;
-          return cursor.continuePrimaryKey(plan.from.key, plan.from.primaryKey);
+          // An index holds several entries under one key: seek ours by its primary key too.
+          if (plan.index) return cursor.continuePrimaryKey(key, primaryKey);
+          return cursor.continue(key);
         } else {
           return resolve(null);
         }

@@ -1,4 +1,4 @@
-import { createPositions, drive, type Entry } from './mirror-positions';
+import { createPositions, drive, type Drive, type Entry } from './mirror-positions';
 
 /**
  * Reads over a store or one of its indexes by key range: a page of rows, a count, a cursor
@@ -92,13 +92,6 @@ export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorRe
   const { ranges, cmp } = ctx;
   const positions = createPositions();
   const bounds = (query: KeyBounds) => keyRange(ranges, query);
-  /** The part of the query's range that starts at `key` when walked in direction `d`. */
-  const from = (query: KeyBounds, key: IDBValidKey, d: Direction) =>
-    bounds(
-      d === 'next'
-        ? { ...query, lower: key, lowerOpen: false }
-        : { ...query, upper: key, upperOpen: false },
-    );
   const listId = (store: S, query: RangeQuery, d: Direction) =>
     JSON.stringify([
       store,
@@ -122,89 +115,62 @@ export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorRe
     const source = query.index === undefined ? objectStore : objectStore.index(query.index);
     const d = query.direction ?? 'next';
     const offset = query.offset ?? 0;
-    const plain = { cmp, index: query.index !== undefined };
-    const walk = (range: IDBKeyRange | undefined, dir: Direction) =>
-      source.openKeyCursor(range, dir);
-    if (offset === 0)
-      return (await drive(walk(bounds(query), d), { ...plain, skip: 0, take })) ?? [];
-
-    const stamp = await token(tx, store);
+    const stamp = offset > 0 ? await token(tx, store) : undefined;
     const list = positions.list(listId(store, query, d), stamp);
     const total = positions.list(listId(store, query, 'next'), stamp)?.count;
     if (total !== undefined && offset >= total) return [];
-    const record = (at: number, entry: Entry) =>
-      list && positions.record(list, { offset: at, ...entry });
+    /** A key cursor walk in `dir`, leaving an anchor at each landing (`at`: its offset). */
+    const go = (
+      dir: Direction,
+      plan: Omit<Drive, 'direction' | 'cmp' | 'index'>,
+      at = (n: number) => n,
+    ) =>
+      drive(source.openKeyCursor(bounds(query), dir), {
+        ...plan,
+        direction: dir,
+        cmp,
+        index: query.index !== undefined,
+        landed: (n, entry) => list && positions.record(list, { offset: at(n), ...entry }),
+      });
+    // Backwards: reach the entry at `offset` from the other side, then walk on from it.
+    const back = async (reach: () => Promise<Entry[] | null>) => {
+      const [at] = (await reach()) ?? [];
+      return at ? go(d, { from: at, skip: 0, take }) : null;
+    };
+
+    const start = { steps: offset, run: () => go(d, { skip: offset, take }) };
+    const routes = [start];
     const { below, above } = list ? positions.nearest(list, offset) : {};
-    const routes = [
-      {
-        steps: offset,
-        run: () =>
-          drive(walk(bounds(query), d), {
-            ...plain,
-            skip: offset,
-            take,
-            landed: (n, e) => record(n, e),
-          }),
-      },
-    ];
     if (below) {
       const skip = offset - below.offset;
       routes.push({
         steps: skip,
-        run: () =>
-          drive(walk(from(query, below.key, d), d), {
-            ...plain,
-            from: below,
-            skip,
-            take,
-            landed: (n, e) => record(below.offset + n, e),
-          }),
+        run: () => go(d, { from: below, skip, take }, (n) => below.offset + n),
       });
     }
-    // Backwards: find the entry at `offset`, then walk forwards from it.
-    const back = (steps: number, run: () => Promise<Entry[] | null>) => ({
-      steps,
-      run: async () => {
-        const [at] = (await run()) ?? [];
-        if (!at) return null;
-        return drive(walk(from(query, at.key, d), d), { ...plain, from: at, skip: 0, take });
-      },
-    });
     if (above) {
       const skip = above.offset - offset;
-      routes.push(
-        back(skip, () =>
-          drive(walk(from(query, above.key, reverse(d)), reverse(d)), {
-            ...plain,
-            from: above,
-            skip,
-            take: 1,
-            landed: (n, e) => record(above.offset - n, e),
-          }),
-        ),
-      );
+      routes.push({
+        steps: skip,
+        run: () =>
+          back(() => go(reverse(d), { from: above, skip, take: 1 }, (n) => above.offset - n)),
+      });
     }
     if (total !== undefined) {
       const skip = total - 1 - offset;
-      routes.push(
-        back(skip, () =>
-          drive(walk(bounds(query), reverse(d)), {
-            ...plain,
-            skip,
-            take: 1,
-            landed: (n, e) => record(total - 1 - n, e),
-          }),
-        ),
-      );
+      routes.push({
+        steps: skip,
+        run: () => back(() => go(reverse(d), { skip, take: 1 }, (n) => total - 1 - n)),
+      });
     }
-    routes.sort((a, b) => a.steps - b.steps);
-    let found = await routes[0].run();
+    const route = routes.reduce((best, r) => (r.steps < best.steps ? r : best));
+    let found = await route.run();
     if (found === null) {
-      // An anchor was not where it said: forget them all and walk from the start.
+      // An anchor was not where it said: forget them and walk from the start.
       if (list) list.anchors = [];
-      found = (await routes.find((r) => r.steps === offset)?.run()) ?? [];
+      found = (await start.run()) ?? [];
     }
-    if (found.length > 0) record(offset, found[0]);
+    if (list && found.length > 0) positions.record(list, { offset, ...found[0] });
     return found;
   }
 

@@ -1,3 +1,5 @@
+import { unwrap, wrap, type IDBPDatabase } from 'idb';
+
 /**
  * The mirror's schema: which stores exist, their key paths and indexes. Stores come only from
  * specs (the mirror's own core stores plus what each domain declares); the IndexedDB version is
@@ -126,4 +128,46 @@ export function matches(db: IDBDatabase, specs: StoreSpecs, exact: boolean): boo
         store.indexNames.contains(indexName) && sameIndex(store.index(indexName), wanted),
     );
   });
+}
+
+const MAX_UPGRADES = 3;
+
+function openAt(factory: IDBFactory, name: string, version: number | undefined, specs: StoreSpecs) {
+  const request = version === undefined ? factory.open(name) : factory.open(name, version);
+  request.addEventListener('upgradeneeded', () => {
+    if (version === undefined) return; // A peek at the current version changes nothing.
+    reconcile(request.result, request.transaction as IDBTransaction, specs);
+  });
+  return wrap(request) as unknown as Promise<IDBPDatabase>;
+}
+
+/**
+ * Opens the database at `mirrorVersion(specs)`, upgrading it when the specs changed:
+ * - below that version, the upgrade reconciles the database with the specs;
+ * - at it, the database must match the specs exactly; if not (a spec changed without its
+ *   version, or one store removed while another was bumped by as much), it is upgraded one step
+ *   past its version;
+ * - above it (a newer build upgraded it, or such a step did), it is used as it is if it has
+ *   every declared store and index, and upgraded one step past its version if it does not.
+ */
+export async function openDatabase(
+  factory: IDBFactory,
+  name: string,
+  specs: StoreSpecs,
+): Promise<IDBPDatabase> {
+  const target = mirrorVersion(specs);
+  let db: IDBPDatabase;
+  try {
+    db = await openAt(factory, name, target, specs);
+  } catch (error) {
+    if ((error as DOMException | null)?.name !== 'VersionError') throw error;
+    db = await openAt(factory, name, undefined, specs);
+  }
+  for (let step = 0; !matches(unwrap(db), specs, db.version === target); step += 1) {
+    const version = db.version;
+    db.close();
+    if (step === MAX_UPGRADES) throw new Error(`mirror: "${name}" v${version} misses its stores`);
+    db = await openAt(factory, name, version + 1, specs);
+  }
+  return db;
 }

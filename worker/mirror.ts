@@ -1,15 +1,8 @@
 import { dequal } from 'dequal';
-import { unwrap, wrap, type IDBPDatabase } from 'idb';
+import { unwrap, type IDBPDatabase } from 'idb';
 import type { StoreName as DomainStoreName } from '../contract/domains';
 import { createMirrorReads, type MirrorReads, type ReadsContext } from './mirror-reads';
-import {
-  matches,
-  mirrorVersion,
-  reconcile,
-  TOKENS_STORE,
-  withOwnStores,
-  type StoreSpecs,
-} from './mirror-schema';
+import { openDatabase, TOKENS_STORE, withOwnStores, type StoreSpecs } from './mirror-schema';
 
 export { CORE_STORES, mirrorVersion } from './mirror-schema';
 export type { IndexSpec, StoreSpec, StoreSpecs } from './mirror-schema';
@@ -104,26 +97,10 @@ export type MirrorOptions = {
   keyRange?: typeof IDBKeyRange;
 };
 
-const MAX_UPGRADES = 3;
-
-function openAt(factory: IDBFactory, name: string, version: number | undefined, specs: StoreSpecs) {
-  const request = version === undefined ? factory.open(name) : factory.open(name, version);
-  request.addEventListener('upgradeneeded', () => {
-    if (version === undefined) return; // A peek at the current version changes nothing.
-    reconcile(request.result, request.transaction as IDBTransaction, specs);
-  });
-  return wrap(request) as unknown as Promise<IDBPDatabase>;
-}
-
 /**
- * Opens the mirror database over an injected IDBFactory (fake-indexeddb in Node), upgrading it
- * when the specs changed. The version is `mirrorVersion(stores)`:
- * - below it, the upgrade reconciles the database with the specs;
- * - at it, the database must match the specs exactly; if not (a spec changed without its
- *   version, or one store removed while another was bumped by as much), it is upgraded one step
- *   past its version;
- * - above it (a newer build upgraded it, or such a step did), it is used as it is if it has
- *   every declared store and index, and upgraded one step past its version if it does not.
+ * Opens the mirror over an injected IDBFactory (fake-indexeddb in Node) with `stores` (the
+ * core stores and the domains'), upgrading the database when their specs changed
+ * (mirror-schema.ts says how the version follows them).
  */
 export async function openMirror<S extends string = StoreName>(
   factory: IDBFactory,
@@ -133,21 +110,7 @@ export async function openMirror<S extends string = StoreName>(
 ): Promise<Mirror<S>> {
   const ranges = options.keyRange ?? globalThis.IDBKeyRange;
   if (!ranges) throw new Error('mirror: no IDBKeyRange (pass options.keyRange)');
-  const held = withOwnStores(stores);
-  const target = mirrorVersion(held);
-  let db: IDBPDatabase;
-  try {
-    db = await openAt(factory, name, target, held);
-  } catch (error) {
-    if ((error as DOMException | null)?.name !== 'VersionError') throw error;
-    db = await openAt(factory, name, undefined, held);
-  }
-  for (let step = 0; !matches(unwrap(db), held, db.version === target); step += 1) {
-    const version = db.version;
-    db.close();
-    if (step === MAX_UPGRADES) throw new Error(`mirror: "${name}" v${version} misses its stores`);
-    db = await openAt(factory, name, version + 1, held);
-  }
+  const db = await openDatabase(factory, name, withOwnStores(stores));
   // A newer worker build wants to upgrade: step aside rather than block it.
   db.addEventListener('versionchange', () => db.close());
   return createMirror(db, stores, {

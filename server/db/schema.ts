@@ -1,7 +1,8 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 
 /**
- * The tables, as Kysely sees them. Portable across SQLite and PostgreSQL: ids are text (UUIDs),
+ * The core tables, as Kysely sees them; a domain declares its own tables in its folder by
+ * augmenting this interface (see server/notifications/tables.ts). Portable across SQLite and PostgreSQL: ids are text (UUIDs),
  * timestamps are ISO-8601 text (they sort as strings), booleans are integer 0/1, JSON is text.
  */
 export interface Database {
@@ -77,15 +78,6 @@ export interface Database {
   feature_flag_defaults: { name: string; value: string };
   feature_flag_overrides: { user_id: string; name: string; value: string };
   onboarding_flags: { user_id: string; show_attributes_form: number; show_search_modal: number };
-  notifications: {
-    id: string;
-    user_id: string;
-    title: string;
-    body: string;
-    link: string | null;
-    read: number;
-    created_at: string;
-  };
   idempotency_records: {
     /** User id, or "anon" for signed-out calls. */
     scope: string;

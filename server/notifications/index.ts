@@ -1,3 +1,4 @@
+import './tables';
 import { defineServerDomain } from '../domain';
 import { notificationMigrations } from './migrations';
 import { registerNotificationRoutes } from './routes';
