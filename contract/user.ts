@@ -10,7 +10,7 @@ export type NavState = z.infer<typeof NavState>;
  * portfolio, report. `{product}` is configuration, so the contract accepts `ask-` plus a product
  * name and the server holds it to its own.
  */
-const OVERLAY_WIDTH_KEY = /^(preview|custom-feed|portfolio|report|ask-[a-z0-9_]{1,40})$/;
+const OVERLAY_WIDTH_KEY = /^(preview|custom-feed|portfolio|report|ask-[a-z][a-z0-9-]{0,39})$/;
 /** At most one width per overlay type. */
 export const MAX_OVERLAY_WIDTHS = 5;
 const OverlayWidths = z
