@@ -23,8 +23,8 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** What scripts/compress-dist.mjs precompresses, and the variants it writes, best first. */
-const COMPRESSIBLE = new Set([
+/** What scripts/compress-dist.ts precompresses, and the variants it writes, best first. */
+export const COMPRESSIBLE = new Set([
   '.js',
   '.mjs',
   '.css',

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { ErrorBody } from '../../contract/common';
+import type { EndpointDef } from '../../contract/define';
 import type { domains } from '../../contract/domains';
 import {
   endpointPath,
@@ -78,15 +79,7 @@ export const defineEndpoint = <N extends EndpointName>(
   options: EndpointOptions = {},
 ): void => {
   // Widened once here so the per-endpoint literal types stay intact for handler authors.
-  const e = endpoints[name] as {
-    method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-    auth: boolean;
-    body?: z.ZodType;
-    query?: z.ZodType;
-    response: z.ZodType;
-    status: 200 | 201;
-    summary: string;
-  };
+  const e: EndpointDef = endpoints[name];
   const route = createRoute({
     method: e.method,
     path: `/api${endpointPath(name, product)}`,

@@ -45,9 +45,13 @@ describe('the built app: precompressed, cached by kind', () => {
     writeFileSync(join(distDir, 'assets', 'index-EfGh5678.css'), STYLE);
     writeFileSync(join(distDir, 'favicon.svg'), '<svg/>');
     writeFileSync(join(distDir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    const run = spawnSync(process.execPath, ['scripts/compress-dist.mjs', distDir], {
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/compress-dist.ts', distDir],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).toBe(0);
     server = await startServer({ port: 0, dataDir, distDir, log: () => {} });
   });

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // Precompresses the built app for server/static.ts: writes `<file>.br` (brotli, best) and
 // `<file>.gz` (gzip, best) beside each text asset of the build, so the server sends them as
 // they are, with no compression work per request. Run after `vite build` (npm run build);
@@ -8,30 +7,21 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { COMPRESSIBLE } from '../server/static';
 
-const COMPRESSIBLE = new Set([
-  '.js',
-  '.mjs',
-  '.css',
-  '.html',
-  '.svg',
-  '.json',
-  '.webmanifest',
-  '.txt',
-]);
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-const filesUnder = async (dir) => {
+const filesUnder = async (dir: string) => {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries
     .filter((e) => e.isFile() && COMPRESSIBLE.has(extname(e.name).toLowerCase()))
-    .map((e) => join(e.parentPath ?? e.path, e.name));
+    .map((e) => join(e.parentPath, e.name));
 };
 
-const compress = async (file) => {
+const compress = async (file: string) => {
   const body = await readFile(file);
-  const variants = [
+  const variants: Array<[string, Buffer]> = [
     [
       '.br',
       await brotli(body, {
