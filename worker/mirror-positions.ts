@@ -24,8 +24,11 @@ const MAX_LISTS = 32;
 type List = { token: string; anchors: Anchor[]; count?: number };
 
 export type Positions = {
-  /** The list's remembered state if it was recorded under `token`; a fresh one otherwise. */
-  list(id: string, token: string | undefined): List | undefined;
+  /**
+   * The list's remembered state if it was recorded under `token`, a fresh one otherwise; none
+   * without a token or an id.
+   */
+  list(id: string | undefined, token: string | undefined): List | undefined;
   record(list: List, anchor: Anchor): void;
   /** The closest anchors at or below, and above, `offset`. */
   nearest(list: List, offset: number): { below?: Anchor; above?: Anchor };
@@ -49,7 +52,7 @@ export function createPositions(): Positions {
   return {
     list(id, token) {
       // Without a token (nothing written yet, or the mirror's own store was lost) nothing holds.
-      if (token === undefined) return undefined;
+      if (token === undefined || id === undefined) return undefined;
       let list = lists.get(id);
       if (list?.token !== token) list = { token, anchors: [] };
       lists.delete(id); // Most recently used last, so the oldest list is dropped first.
@@ -86,19 +89,18 @@ export type Drive = {
   index: boolean;
 };
 
+/** An entry a walk collected, with its record when the cursor loads records. */
+export type Taken = Entry & { value?: unknown };
+
 /**
- * Drives one key cursor (never loading a record): onto `from`, over `skip` entries in chunks
- * of ANCHOR_EVERY, then collects up to `take` entries. Resolves with what it collected (fewer
- * at the end of the range), or null when `from` is not where an anchor said it was.
- *
- * The cursor walks the query's own range and seeks `from` with continue(key) (or
- * continuePrimaryKey): a range narrowed to start at `from` would do the same in Chromium, but
- * fake-indexeddb rescans a cursor's range from its bound on every step, so a narrowed range
- * turns a walk quadratic there.
+ * Drives one cursor: onto `from`, over `skip` entries in chunks of ANCHOR_EVERY, then collects
+ * up to `take` entries. Resolves with what it collected (fewer at the end of the range), or
+ * null when `from` is not where an anchor said it was. `from` is sought with continue() (or
+ * continuePrimaryKey) unless the caller opened the range to start at it (ReadsContext).
  */
-export function drive(request: IDBRequest<IDBCursor | null>, plan: Drive): Promise<Entry[] | null> {
+export function drive(request: IDBRequest<IDBCursor | null>, plan: Drive): Promise<Taken[] | null> {
   return new Promise((resolve, reject) => {
-    const taken: Entry[] = [];
+    const taken: Taken[] = [];
     let placed = !plan.from;
     let sought = false;
     let skipped = 0;
@@ -134,7 +136,7 @@ export function drive(request: IDBRequest<IDBCursor | null>, plan: Drive): Promi
       }
       landing = false;
       if (taken.length >= plan.take) return resolve(taken);
-      taken.push(entry);
+      taken.push('value' in cursor ? { ...entry, value: cursor.value } : entry);
       if (taken.length >= plan.take) return resolve(taken);
       cursor.continue();
     };

@@ -1,68 +1,21 @@
-import { createPositions, drive, type Drive, type Entry } from './mirror-positions';
+import { createPositions, drive, type Drive, type Entry, type Taken } from './mirror-positions';
+import {
+  keyRange,
+  type CountQuery,
+  type KeyBounds,
+  type MirrorReads,
+  type RangeQuery,
+  type WindowQuery,
+  type WindowRows,
+} from './mirror-query';
 
 /**
- * Reads over a store or one of its indexes by key range: a page of rows, a count, a cursor
- * walk, and the `window` a virtualised list asks for. A window finds its rows with a key
- * cursor (never loading the records before its offset), starting from the nearest position
- * an earlier walk left (mirror-positions.ts), then loads only the records it returns.
+ * Reads over a store or one of its indexes by key range (mirror-query.ts): a page of rows, a
+ * count, a cursor walk, and the `window` a virtualised list asks for. A window walks to its
+ * offset without loading the records before it (a key cursor over a store; through an index,
+ * Chromium costs the same either way), starting from the nearest position an earlier walk left
+ * (mirror-positions.ts), then loads only the records it returns.
  */
-
-/** Bounds on the key (the index's key when an index is named, else the primary key). */
-export type KeyBounds = {
-  lower?: IDBValidKey;
-  upper?: IDBValidKey;
-  lowerOpen?: boolean;
-  upperOpen?: boolean;
-};
-
-export type RangeQuery = KeyBounds & {
-  /** An index of the store; the store's primary key when absent. */
-  index?: string;
-  direction?: 'next' | 'prev';
-  /** Rows skipped (in `direction` order) before the first one returned. */
-  offset?: number;
-  /** At most this many rows. */
-  limit?: number;
-};
-
-export type CountQuery = KeyBounds & { index?: string };
-
-/** `count` rows from `offset` (0 when absent) within the bounds (all keys when absent). */
-export type WindowQuery = KeyBounds & {
-  index?: string;
-  direction?: 'next' | 'prev';
-  offset?: number;
-  count: number;
-};
-
-/** A window's rows and their primary keys (as strings), in the window's order. */
-export type WindowRows<T> = { rows: T[]; keys: string[] };
-
-export type MirrorReads<S extends string> = {
-  range<T = unknown>(store: S, query?: RangeQuery): Promise<T[]>;
-  count(store: S, query?: CountQuery): Promise<number>;
-  /** Walks a cursor over the query's rows; `visit` returning false stops the walk. */
-  iterate<T = unknown>(
-    store: S,
-    query: RangeQuery,
-    visit: (value: T, key: string) => boolean | void,
-  ): Promise<void>;
-  window<T = unknown>(store: S, query: WindowQuery): Promise<WindowRows<T>>;
-};
-
-/**
- * The IDBKeyRange for `bounds`, or undefined for every key. `ranges` is the IDBKeyRange class
- * of the implementation the factory belongs to (fake-indexeddb accepts only its own).
- */
-export function keyRange(ranges: typeof IDBKeyRange, bounds: KeyBounds): IDBKeyRange | undefined {
-  const { lower, upper, lowerOpen = false, upperOpen = false } = bounds;
-  if (lower !== undefined && upper !== undefined) {
-    return ranges.bound(lower, upper, lowerOpen, upperOpen);
-  }
-  if (lower !== undefined) return ranges.lowerBound(lower, lowerOpen);
-  if (upper !== undefined) return ranges.upperBound(upper, upperOpen);
-  return undefined;
-}
 
 const done = <T>(request: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
@@ -86,22 +39,40 @@ export type ReadsContext = {
   cmp: (a: IDBValidKey, b: IDBValidKey) => number;
   /** The mirror's own store: each store's write token, keyed by store name. */
   tokens: string;
+  /**
+   * How a backwards ('prev') cursor reaches a remembered entry: by opening on a range that
+   * ends at it (`true`: browsers; Chromium's continue() steps back one entry at a time), or
+   * by continue() (fake-indexeddb, whose cursors rescan a range from its bound on every step).
+   * Forwards, continue() seeks in both.
+   */
+  seekByRange: boolean;
 };
 
 export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorReads<S> {
   const { ranges, cmp } = ctx;
   const positions = createPositions();
   const bounds = (query: KeyBounds) => keyRange(ranges, query);
-  const listId = (store: S, query: RangeQuery, d: Direction) =>
-    JSON.stringify([
-      store,
-      query.index ?? null,
-      d,
-      query.lower ?? null,
-      query.upper ?? null,
-      !!query.lowerOpen,
-      !!query.upperOpen,
-    ]);
+  /**
+   * What identifies a list: store, index, direction, bounds. Bounds that JSON would not tell
+   * apart (dates, binary keys) get no id, and so no remembered positions.
+   */
+  const listId = (store: S, query: RangeQuery, d: Direction) => {
+    const plain = (key: IDBValidKey | undefined): boolean =>
+      key === undefined ||
+      typeof key === 'string' ||
+      typeof key === 'number' ||
+      (Array.isArray(key) && key.every(plain));
+    if (!plain(query.lower) || !plain(query.upper)) return undefined;
+    const { index, lower, upper, lowerOpen, upperOpen } = query;
+    return JSON.stringify([store, index, d, lower, upper, !!lowerOpen, !!upperOpen]);
+  };
+  /** The query's range; walking backwards from an entry with `seekByRange`, ending at it. */
+  const rangeFrom = (query: KeyBounds, entry: Entry | undefined, dir: Direction) =>
+    bounds(
+      entry && dir === 'prev' && ctx.seekByRange
+        ? { ...query, upper: entry.key, upperOpen: false }
+        : query,
+    );
   const token = async (tx: IDBTransaction, store: S) =>
     (await done(tx.objectStore(ctx.tokens).get(store))) as string | undefined;
 
@@ -115,52 +86,70 @@ export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorRe
     const source = query.index === undefined ? objectStore : objectStore.index(query.index);
     const d = query.direction ?? 'next';
     const offset = query.offset ?? 0;
+    const keysOnly = source === objectStore;
     const stamp = offset > 0 ? await token(tx, store) : undefined;
     const list = positions.list(listId(store, query, d), stamp);
     const total = positions.list(listId(store, query, 'next'), stamp)?.count;
     if (total !== undefined && offset >= total) return [];
-    /** A key cursor walk in `dir`, leaving an anchor at each landing (`at`: its offset). */
+    /** A cursor walk in `dir`, leaving an anchor at each landing (`at`: its offset). */
     const go = (
       dir: Direction,
       plan: Omit<Drive, 'direction' | 'cmp' | 'index'>,
       at = (n: number) => n,
-    ) =>
-      drive(source.openKeyCursor(bounds(query), dir), {
+      values = false,
+    ) => {
+      const range = rangeFrom(query, plan.from, dir);
+      // A cursor with values is a cursor: drive reads what both have, and the value if any.
+      const request = (
+        values && !keysOnly ? source.openCursor(range, dir) : source.openKeyCursor(range, dir)
+      ) as IDBRequest<IDBCursor | null>;
+      return drive(request, {
         ...plan,
         direction: dir,
         cmp,
-        index: query.index !== undefined,
+        index: !keysOnly,
         landed: (n, entry) => list && positions.record(list, { offset: at(n), ...entry }),
       });
-    // Backwards: reach the entry at `offset` from the other side, then walk on from it.
-    const back = async (reach: () => Promise<Entry[] | null>) => {
-      const [at] = (await reach()) ?? [];
-      return at ? go(d, { from: at, skip: 0, take }) : null;
     };
+    /** The rows from the entry `reach` finds: through an index, by a cursor with values. */
+    const rowsFrom = async (reach: () => Promise<Taken[] | null>) => {
+      const [at] = (await reach()) ?? [];
+      return at ? go(d, { from: at, skip: 0, take }, undefined, true) : null;
+    };
+    /**
+     * Forwards over `skip` entries, then the rows. Over a store one key cursor does both (the
+     * records come after, by one getAll); through an index, keys reach the offset (skipping
+     * over records costs more) and a second cursor loads the rows from there.
+     */
+    const walk = (plan: { from?: Entry; skip: number }, at?: (n: number) => number) =>
+      keysOnly || plan.skip === 0
+        ? go(d, { ...plan, take }, at, true)
+        : rowsFrom(() => go(d, { ...plan, take: 1 }, at));
 
-    const start = { steps: offset, run: () => go(d, { skip: offset, take }) };
+    const start = { steps: offset, run: () => walk({ skip: offset }) };
     const routes = [start];
     const { below, above } = list ? positions.nearest(list, offset) : {};
     if (below) {
       const skip = offset - below.offset;
       routes.push({
         steps: skip,
-        run: () => go(d, { from: below, skip, take }, (n) => below.offset + n),
+        run: () => walk({ from: below, skip }, (n) => below.offset + n),
       });
     }
+    // Backwards: reach the entry at `offset` from the other side, then read on from it.
     if (above) {
       const skip = above.offset - offset;
       routes.push({
         steps: skip,
         run: () =>
-          back(() => go(reverse(d), { from: above, skip, take: 1 }, (n) => above.offset - n)),
+          rowsFrom(() => go(reverse(d), { from: above, skip, take: 1 }, (n) => above.offset - n)),
       });
     }
     if (total !== undefined) {
       const skip = total - 1 - offset;
       routes.push({
         steps: skip,
-        run: () => back(() => go(reverse(d), { skip, take: 1 }, (n) => total - 1 - n)),
+        run: () => rowsFrom(() => go(reverse(d), { skip, take: 1 }, (n) => total - 1 - n)),
       });
     }
     const route = routes.reduce((best, r) => (r.steps < best.steps ? r : best));
@@ -170,17 +159,17 @@ export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorRe
       if (list) list.anchors = [];
       found = (await start.run()) ?? [];
     }
-    if (list && found.length > 0) positions.record(list, { offset, ...found[0] });
+    if (list && found.length > 0) {
+      positions.record(list, { offset, key: found[0].key, primaryKey: found[0].primaryKey });
+    }
     return found;
   }
 
-  /** The records of `found`, in its order: one getAll over a store's run, or one get a row. */
-  async function records(tx: IDBTransaction, store: S, found: Entry[], query: RangeQuery) {
+  /** The records of `found`, in its order: loaded by an index walk, or one getAll over a run. */
+  async function records(tx: IDBTransaction, store: S, found: Taken[], query: RangeQuery) {
     const objectStore = tx.objectStore(store);
     if (found.length === 0) return [];
-    if (query.index !== undefined) {
-      return Promise.all(found.map((e) => done(objectStore.get(e.primaryKey))));
-    }
+    if (query.index !== undefined) return found.map((e) => e.value);
     const [first, last] = [found[0].primaryKey, found[found.length - 1].primaryKey];
     const prev = (query.direction ?? 'next') === 'prev';
     const rows = await done(

@@ -1,7 +1,8 @@
 import { dequal } from 'dequal';
 import { unwrap, type IDBPDatabase } from 'idb';
 import type { StoreName as DomainStoreName } from '../contract/domains';
-import { createMirrorReads, type MirrorReads, type ReadsContext } from './mirror-reads';
+import type { MirrorReads } from './mirror-query';
+import { createMirrorReads, type ReadsContext } from './mirror-reads';
 import { openDatabase, TOKENS_STORE, withOwnStores, type StoreSpecs } from './mirror-schema';
 
 export { CORE_STORES, mirrorVersion } from './mirror-schema';
@@ -13,7 +14,7 @@ export type {
   RangeQuery,
   WindowQuery,
   WindowRows,
-} from './mirror-reads';
+} from './mirror-query';
 
 /**
  * The IndexedDB mirror: what the worker knows locally. Reads answer from here at once; the
@@ -95,6 +96,11 @@ export type MirrorOptions = {
    * `fake-indexeddb/auto` provides in Node).
    */
   keyRange?: typeof IDBKeyRange;
+  /**
+   * How backwards cursors reach a remembered position (see ReadsContext). By default by range,
+   * except on fake-indexeddb's factory (FDBFactory).
+   */
+  seekByRange?: boolean;
 };
 
 /**
@@ -118,6 +124,7 @@ export async function openMirror<S extends string = StoreName>(
     ranges,
     cmp: (a, b) => factory.cmp(a, b),
     tokens: TOKENS_STORE,
+    seekByRange: options.seekByRange ?? factory.constructor.name !== 'FDBFactory',
   });
 }
 
