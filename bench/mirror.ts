@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build, type Rolldown } from 'vite';
 import type { Figure, Reps } from './mirror-page';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 
 /**
  * bench/mirror: what a list's read costs in the mirror, in real Chromium on its own IndexedDB.
@@ -35,16 +36,6 @@ const CONSTANT = [
   'window by index, scrolling',
   'window by index, last, count known',
   'window by index, key range',
-];
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
 ];
 
 async function bundle(): Promise<string> {
@@ -107,7 +98,7 @@ async function main() {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: CHROMIUM_ARGS,
   });
   let missed = false;
   try {

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' };
 
 /**
@@ -14,6 +14,15 @@ export async function signIn(page: Page, account = DEMO) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+}
+
+/** Signs in in `page`, then opens a second tab of the same browser on the landing route. */
+export async function signInWithSecondTab(page: Page, context: BrowserContext) {
+  await signIn(page);
+  const other = await context.newPage();
+  await other.goto(LANDING);
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  return other;
 }
 
 /** The query of the page's URL as a plain object. */

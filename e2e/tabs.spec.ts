@@ -1,14 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { DEMO, LANDING, signIn, signOutAndExpectModalIn } from './helpers';
+import { LANDING, signIn, signInWithSecondTab, signOutAndExpectModalIn } from './helpers';
 
 test('signing out in one tab shows the sign-in-required modal in the other', async ({
   page,
   context,
 }) => {
-  await signIn(page);
-  const other = await context.newPage();
-  await other.goto(LANDING);
-  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  const other = await signInWithSecondTab(page, context);
 
   const dialog = await signOutAndExpectModalIn(page, other);
 
@@ -46,17 +43,11 @@ test('signing in again in one tab closes the sign-in-required modal in the other
   page,
   context,
 }) => {
-  await signIn(page);
-  const other = await context.newPage();
-  await other.goto(LANDING);
-  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  const other = await signInWithSecondTab(page, context);
 
   const dialog = await signOutAndExpectModalIn(page, other);
 
-  await page.getByLabel('E-mail').fill(DEMO.email);
-  await page.getByLabel('Password').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  await signIn(page);
 
   // The session is back: the other tab drops its modal and stays where it was, usable again.
   await expect(dialog).toBeHidden();
