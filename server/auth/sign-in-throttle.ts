@@ -127,9 +127,10 @@ const awaitTurn = async (
  * check still running fails; it is then written down as pending, in the same locked step
  * (`admit`), so guesses sent in parallel, to one server or several, see each other: at most
  * `limit` of them reach the check, the rest wait for those to settle and are refused with 429
- * (even with the right password) once a window is full of failures. Only a 401 turns the attempt into failures; a success is struck
- * off and clears its pair's failures (not the e-mail's or the address's: an account of one's
- * own must not buy guesses elsewhere), so sign-ins that succeed never hold each other back.
+ * (even with the right password) once a window is full of failures. Only a 401 turns the
+ * attempt into failures; a success is struck off and clears its pair's failures (not the
+ * e-mail's or the address's: an account of one's own must not buy guesses elsewhere), so
+ * sign-ins that succeed never hold each other back.
  * Any other answer (a malformed body, an internal error) was no guess and is struck off too.
  */
 export const signInThrottle =

@@ -2,8 +2,9 @@ import type { Generated, Kysely, Transaction } from 'kysely';
 
 /**
  * The core tables, as Kysely sees them; a domain declares its own tables in its folder by
- * augmenting this interface (see server/notifications/tables.ts). Portable across SQLite and PostgreSQL: ids are text (UUIDs),
- * timestamps are ISO-8601 text (they sort as strings), booleans are integer 0/1, JSON is text.
+ * augmenting this interface (see server/notifications/tables.ts). Portable across SQLite and
+ * PostgreSQL: ids are text (UUIDs), timestamps are ISO-8601 text (they sort as strings),
+ * booleans are integer 0/1, JSON is text.
  */
 export interface Database {
   meta: { key: string; value: string };

@@ -15,8 +15,8 @@ const SEGMENT_LABELS: Record<string, string> = {
  * Breadcrumbs (000 §2): "Home" first, then one per path segment, each linking to the path up
  * to it; the last is bold and not a link. `names` maps a segment (a channel id, a feed id) to
  * the name to show. A route with a label of its own reads it (the words its page heading uses:
- * "AskNeedl", "User Settings"); other source keys read as their catalogue titles. /settings/tags is the "Tags
- * Manager" page, whose trail skips the settings segment.
+ * "AskNeedl", "User Settings"); other source keys read as their catalogue titles.
+ * /settings/tags is the "Tags Manager" page, whose trail skips the settings segment.
  */
 export function breadcrumbs(
   pathname: string,

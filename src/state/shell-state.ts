@@ -19,8 +19,9 @@ export type ShellStateDeps = {
 };
 
 /**
- * How a new overlay width is kept: `live` only shows it (a drag in progress), `now` stores it at once (a drag's end, maximise), `soon` stores it once the user has
- * stopped changing it for OVERLAY_WIDTH_SAVE_DELAY_MS (key presses on the resize handle).
+ * How a new overlay width is kept: `live` only shows it (a drag in progress), `now` stores it
+ * at once (a drag's end, maximise), `soon` stores it once the user has stopped changing it for
+ * OVERLAY_WIDTH_SAVE_DELAY_MS (key presses on the resize handle).
  */
 export type OverlayWidthSave = 'live' | 'now' | 'soon';
 

@@ -10,8 +10,8 @@ type FieldMessages = Record<string, string>;
  * messages under the fields), then send it (the worker's message under the form) while the form
  * is busy. The server checks the body again: field issues in its answer go under their fields too.
  * Other failures read as the server's words for the user, or the generic failure text (000 §8),
- * never a raw HTTP or network message. A successful send leaves the form for the next screen or a confirmation view, so the
- * form stays busy after it: no second submit while that happens.
+ * never a raw HTTP or network message. A successful send leaves the form for the next screen
+ * or a confirmation view, so the form stays busy after it: no second submit while that happens.
  */
 export function useAuthForm<T>(options: {
   /** Field labels: messages name fields by them, never by their keys. */
