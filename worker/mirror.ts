@@ -184,11 +184,23 @@ function createMirror<S extends string>(
     }
   };
 
-  const write = async (items: PatchItem<S>[], guard?: WriteGuard) => {
-    if (items.length === 0) return true;
+  /** `work` in one transaction over `items`' stores, run only while `guard` (if any) holds. */
+  const guarded = <T>(
+    items: PatchItem<S>[],
+    guard: WriteGuard | undefined,
+    refused: T,
+    work: (tx: MirrorTx<S>) => Promise<T> | T,
+  ) => {
     const stores = items.map((i) => i.store);
     return transact(guard ? [...stores, 'kv' as S] : stores, async (tx) => {
-      if (guard && !guard.holds(await tx.get('kv' as S, guard.key))) return false;
+      if (guard && !guard.holds(await tx.get('kv' as S, guard.key))) return refused;
+      return work(tx);
+    });
+  };
+
+  const write = async (items: PatchItem<S>[], guard?: WriteGuard) => {
+    if (items.length === 0) return true;
+    return guarded(items, guard, false, (tx) => {
       for (const item of items) tx.put(item);
       return true;
     });
@@ -217,9 +229,7 @@ function createMirror<S extends string>(
   const apply = async (items: PatchItem<S>[], guard?: WriteGuard) => {
     const touched = latest(items);
     if (touched.length === 0) return null;
-    const stores = touched.map((i) => i.store);
-    return transact(guard ? [...stores, 'kv' as S] : stores, async (tx) => {
-      if (guard && !guard.holds(await tx.get('kv' as S, guard.key))) return null;
+    return guarded(touched, guard, null, async (tx) => {
       const before = await Promise.all(touched.map((i) => tx.get(i.store, i.key)));
       const changes: Changes<S> = new Map();
       touched.forEach((item, i) => {
