@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { auth } from './auth';
+import { boards } from './boards';
 import type { DomainContract } from './define';
+import { documents } from './documents';
 import { health } from './health';
 import { notifications } from './notifications';
+import { sources } from './sources';
 import { sync } from './sync';
 import { tabs } from './tabs';
 import { telemetry } from './telemetry';
@@ -13,7 +16,18 @@ import { user } from './user';
  * The endpoint catalogue, the worker's ops, the change entities and the mirror store names are
  * all merged from this list.
  */
-export const domains = { health, tabs, auth, user, notifications, telemetry, sync } as const;
+export const domains = {
+  health,
+  tabs,
+  auth,
+  user,
+  notifications,
+  telemetry,
+  sync,
+  documents,
+  sources,
+  boards,
+} as const;
 
 type Domain = (typeof domains)[keyof typeof domains];
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { ErrorBody } from '../../contract/common';
-import type { EndpointDef } from '../../contract/define';
+import { LIMITS, type EndpointDef } from '../../contract/define';
 import type { domains } from '../../contract/domains';
 import {
   endpointPath,
@@ -19,6 +19,8 @@ type Parsed<D, K extends string> =
 
 /** What a handler receives: the validated body and query, and the caller when auth is on. */
 export type HandlerInput<N extends EndpointName> = {
+  /** The `{name}` segments of the path, decoded (each 1 to 128 characters, else 400). */
+  params: Record<string, string>;
   body: Parsed<Def<N>, 'body'>;
   query: Parsed<Def<N>, 'query'>;
   auth: Def<N>['auth'] extends true ? AuthInfo : AuthInfo | null;
@@ -117,7 +119,16 @@ export const defineEndpoint = <N extends EndpointName>(
   const run = handler as unknown as (c: AppContext, input: unknown) => Promise<unknown>;
   app.openapi(route, async (c) => {
     const req = c.req as unknown as { valid(target: 'json' | 'query'): unknown };
+    const params = c.req.param() as Record<string, string>;
+    for (const [key, value] of Object.entries(params)) {
+      if (!value || value.length > LIMITS.id) {
+        throw new ApiError(400, 'bad_request', `${key} must be 1 to ${LIMITS.id} characters`, [
+          { path: key, message: `${key} must be 1 to ${LIMITS.id} characters` },
+        ]);
+      }
+    }
     const input = {
+      params,
       body: e.body ? req.valid('json') : undefined,
       query: e.query ? req.valid('query') : undefined,
       auth: c.var.auth ?? (options.acceptStaleToken ? c.var.staleAuth : null),

@@ -1,0 +1,606 @@
+import { z } from 'zod';
+import { DURATION_OPTIONS } from './constants';
+import { defineDomain, endpoint, Empty, id, LIMITS, op, text } from './define';
+import { CategoryTabInfo, FeedTabKey, ResultCard } from './documents';
+import { Source } from './sources';
+
+/**
+ * Feeds (boards, 002): a feed is a query over sources. `home` is every source the user
+ * follows; a custom feed adds keywords (include/exclude, the boolean keyword language of 002
+ * §5), source filters and a date range; an AI feed is a custom feed whose keywords and sources
+ * the server proposed from companies, topics and attributes the user picked. A feed's documents
+ * are kept current as documents arrive. Shapes the spec leaves "not shown" (create and edit
+ * bodies, preview, metadata, suggestions) are ours.
+ */
+
+export const HOME_BOARD = 'home';
+
+// ---------------------------------------------------------------- keywords (002 §4, §5)
+
+export const KEYWORD_MESSAGES = {
+  parentheses: 'Invalid keyword. Paranthesis are imbalanced.',
+  operatorsAtEnds: 'Invalid keyword. Unused Boolean Operators at ends.',
+  quotes: 'Invalid keyword. Quotes are either imbalanced or not at ends.',
+} as const;
+
+const OPERATOR_AT_START = /^\s*(AND|OR|NOT)(\s|$)|^\s*[+\-|]/;
+const OPERATOR_AT_END = /(^|\s)(AND|OR|NOT)\s*$|[+\-|]\s*$/;
+const QUOTE_CHARS = /["'\u201c\u201d\u2018\u2019]/;
+
+/**
+ * The boolean keyword validator (002 §5): null when valid, else one of its three messages.
+ * Quotes (straight or curly, single, double or triple) must be balanced and sit at the ends
+ * of a quoted term: `"net profit" AND margin` is fine, `net "profit` and `ne"t" profit` are not.
+ */
+export function keywordProblem(input: string): string | null {
+  const keyword = input.trim();
+  let depth = 0;
+  for (const ch of keyword) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return KEYWORD_MESSAGES.parentheses;
+  }
+  if (depth !== 0) return KEYWORD_MESSAGES.parentheses;
+  const bare = keyword.replace(/^[()\s]+|[()\s]+$/g, '');
+  if (OPERATOR_AT_START.test(bare) || OPERATOR_AT_END.test(bare)) {
+    return KEYWORD_MESSAGES.operatorsAtEnds;
+  }
+  if (QUOTE_CHARS.test(keyword) && !quotesAtEnds(keyword)) return KEYWORD_MESSAGES.quotes;
+  return null;
+}
+
+const normaliseQuote = (ch: string) =>
+  ch === '\u201c' || ch === '\u201d' ? '"' : ch === '\u2018' || ch === '\u2019' ? "'" : ch;
+
+/** Every quoted run opens after a space/paren/start and closes before a space/paren/end. */
+function quotesAtEnds(keyword: string): boolean {
+  const chars = [...keyword].map(normaliseQuote);
+  let i = 0;
+  const boundary = (c: string | undefined) => c === undefined || /[\s()]/.test(c);
+  while (i < chars.length) {
+    const c = chars[i];
+    if (c !== '"' && c !== "'") {
+      i++;
+      continue;
+    }
+    // An apostrophe inside a word (Moody's) is not a quote.
+    if (c === "'" && !boundary(chars[i - 1]) && !boundary(chars[i + 1])) {
+      i++;
+      continue;
+    }
+    if (!boundary(chars[i - 1])) return false;
+    let run = 0;
+    while (chars[i + run] === c && run < 3) run++;
+    const close = c.repeat(run);
+    const end = chars.join('').indexOf(close, i + run);
+    if (end < 0) return false;
+    if (!boundary(chars[end + run])) return false;
+    i = end + run;
+  }
+  return true;
+}
+
+export const KeywordType = z.enum(['include', 'exclude']);
+export type KeywordType = z.infer<typeof KeywordType>;
+
+export const Keyword = z.object({
+  keyword: text('keyword', 500).trim().min(1, { message: 'keyword must not be empty' }),
+  valid: z.boolean(),
+});
+export type Keyword = z.infer<typeof Keyword>;
+
+export const Keywords = z.object({
+  include: z.array(Keyword).max(100, { message: 'at most 100 keywords' }),
+  exclude: z.array(Keyword).max(100, { message: 'at most 100 keywords' }),
+});
+export type Keywords = z.infer<typeof Keywords>;
+
+/** The builder's active keyword list: all, or one type. */
+export type ActiveKeywordType = KeywordType | 'all';
+
+/**
+ * Adds a keyword (002 §4): removed from the other list (a keyword cannot be both), and kept
+ * once per list (duplicates removed by keyword, case-insensitively).
+ */
+export function addKeyword(keywords: Keywords, keyword: string, type: KeywordType): Keywords {
+  const word = keyword.trim();
+  if (!word) return keywords;
+  const same = (k: Keyword) => k.keyword.toLowerCase() === word.toLowerCase();
+  const other: KeywordType = type === 'include' ? 'exclude' : 'include';
+  const entry = { keyword: word, valid: keywordProblem(word) === null };
+  return {
+    ...keywords,
+    [other]: keywords[other].filter((k) => !same(k)),
+    [type]: [...keywords[type].filter((k) => !same(k)), entry],
+  } as Keywords;
+}
+
+/** Removes a keyword; the active type resets to all when its list becomes empty (002 §4). */
+export function removeKeyword(
+  keywords: Keywords,
+  keyword: string,
+  type: KeywordType,
+  active: ActiveKeywordType,
+): { keywords: Keywords; active: ActiveKeywordType } {
+  const next = { ...keywords, [type]: keywords[type].filter((k) => k.keyword !== keyword) };
+  return { keywords: next, active: next[type].length === 0 ? 'all' : active };
+}
+
+// ---------------------------------------------------------------- source filters (002 §4)
+
+export const SourceFilter = z.object({
+  /** The filter's name: a source key, a company, a filing category. */
+  name: text('filter name', LIMITS.name).min(1),
+  values: z.array(text('filter value', LIMITS.name)).max(200),
+});
+export type SourceFilter = z.infer<typeof SourceFilter>;
+
+export const SourceFilters = z.object({
+  filter: z.array(SourceFilter).max(50),
+  exclusion_filter: z.array(SourceFilter).max(50),
+});
+export type SourceFilters = z.infer<typeof SourceFilters>;
+
+/**
+ * Sets one filter (002 §4): including a name removes it from exclude and the reverse; an empty
+ * list of values removes the filter.
+ */
+export function setSourceFilter(
+  filters: SourceFilters,
+  name: string,
+  values: string[],
+  mode: KeywordType,
+): SourceFilters {
+  const own = mode === 'include' ? 'filter' : 'exclusion_filter';
+  const other = mode === 'include' ? 'exclusion_filter' : 'filter';
+  const kept = filters[own].filter((f) => f.name !== name);
+  return {
+    ...filters,
+    [other]: filters[other].filter((f) => f.name !== name),
+    [own]: values.length === 0 ? kept : [...kept, { name, values }],
+  } as SourceFilters;
+}
+
+// ---------------------------------------------------------------- dates (000 §9, 002 §5)
+
+export const DurationOption = z.enum(DURATION_OPTIONS);
+export type DurationOption = z.infer<typeof DurationOption>;
+
+export const DURATION_LABELS: Record<DurationOption, string> = {
+  '1d': 'Last 1 day',
+  '1w': 'Last 1 week',
+  '1M': 'Last 1 month',
+  '3M': 'Last 3 months',
+  '6M': 'Last 6 months',
+  '1y': 'Last 1 year',
+  '2y': 'Last 2 years',
+  '3y': 'Last 3 years',
+};
+
+export const WRONG_SHORTHAND = 'Wrong shorthand';
+
+/** A duration shorthand must be exactly two word characters (000 §5). */
+export const shorthandProblem = (value: string) => (/^\w{2}$/.test(value) ? null : WRONG_SHORTHAND);
+
+const DDMMYYYY = /^(\d{2})-(\d{2})-(\d{4})$/;
+/** A DD-MM-YYYY date, checked to be a real calendar day. */
+export const DayDate = z
+  .string()
+  .regex(DDMMYYYY, { message: 'dates are DD-MM-YYYY' })
+  .refine(
+    (s) => {
+      const [, d, m, y] = DDMMYYYY.exec(s)!.map(Number);
+      const date = new Date(Date.UTC(y, m - 1, d));
+      return date.getUTCDate() === d && date.getUTCMonth() === m - 1;
+    },
+    { message: 'dates are real calendar days' },
+  );
+
+/** Sent as startDate, endDate and durationOption (000 §9). */
+export const DateRange = z.object({
+  durationOption: DurationOption.nullable(),
+  startDate: DayDate.nullable(),
+  endDate: DayDate.nullable(),
+});
+export type DateRange = z.infer<typeof DateRange>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A date as DD-MM-YYYY (UTC). */
+export const formatDay = (date: Date) =>
+  `${pad(date.getUTCDate())}-${pad(date.getUTCMonth() + 1)}-${date.getUTCFullYear()}`;
+/** Midnight UTC of a DD-MM-YYYY date, in unix seconds. */
+export const dayToUnix = (day: string) => {
+  const [, d, m, y] = DDMMYYYY.exec(day)!.map(Number);
+  return Date.UTC(y, m - 1, d) / 1000;
+};
+
+/** The range a duration option covers, ending `now` (ms). */
+export function durationRange(option: DurationOption, now: number): DateRange {
+  const end = new Date(now);
+  const start = new Date(now);
+  const n = Number(option.slice(0, -1));
+  switch (option.slice(-1)) {
+    case 'd':
+      start.setUTCDate(start.getUTCDate() - n);
+      break;
+    case 'w':
+      start.setUTCDate(start.getUTCDate() - 7 * n);
+      break;
+    case 'M':
+      start.setUTCMonth(start.getUTCMonth() - n);
+      break;
+    default:
+      start.setUTCFullYear(start.getUTCFullYear() - n);
+  }
+  return { durationOption: option, startDate: formatDay(start), endDate: formatDay(end) };
+}
+
+// ---------------------------------------------------------------- feeds
+
+/** The loading text of feed creation: every 2000 ms, staying on the last (002 §2). */
+export const FEED_LOADING_TEXTS = [
+  'Analyzing Your Inputs',
+  'Building Context',
+  'Tailoring Recommendations',
+  'Applying Final Touches',
+] as const;
+export const FEED_LOADING_STEP_MS = 2000;
+
+/** The custom feed builder's pages and query parameters (002 §2). */
+export const FEED_BUILDER_PAGES = [
+  'select-feed-type',
+  'feed-template-readonly',
+  'feed-template-customize',
+  'create-feed',
+  'edit-feed',
+  'select-ai-feed-type',
+  'create-ai-feed',
+  'edit-ai-feed',
+  'feed-suggestion',
+  'review-feed-suggestion',
+] as const;
+
+/** What an AI feed was built from (002 §3 "AI extras"). */
+export const AiPicks = z.object({
+  companies: z.array(text('company', LIMITS.name)).max(50),
+  topics: z.array(text('topic', LIMITS.name)).max(50),
+  attributes: z.array(text('attribute', LIMITS.name)).max(50),
+});
+export type AiPicks = z.infer<typeof AiPicks>;
+
+/**
+ * A feed's query: its sources (source ids; empty means every followed source), keywords,
+ * source filters and date range. Invalid keywords are refused (400 with the validator's text).
+ */
+export const BoardDefinition = z.object({
+  sources: z.array(id('sources[]')).max(500, { message: 'a feed has at most 500 sources' }),
+  keywords: Keywords,
+  filters: SourceFilters,
+  date_range: DateRange.nullable(),
+  ai: AiPicks.nullable(),
+});
+export type BoardDefinition = z.infer<typeof BoardDefinition>;
+
+export const EMPTY_DEFINITION: BoardDefinition = {
+  sources: [],
+  keywords: { include: [], exclude: [] },
+  filters: { filter: [], exclusion_filter: [] },
+  date_range: null,
+  ai: null,
+};
+
+/** Every keyword of a definition passes the validator; the message is the validator's. */
+const checkedDefinition = BoardDefinition.superRefine((d, ctx) => {
+  for (const type of ['include', 'exclude'] as const) {
+    d.keywords[type].forEach((k, i) => {
+      const problem = keywordProblem(k.keyword);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['keywords', type, i] });
+    });
+  }
+});
+
+export const Board = z.object({
+  board_id: z.string(),
+  board_name: z.string(),
+  description: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  enabled: z.boolean(),
+  hidden: z.boolean(),
+  /** Created the same day (002 §3). */
+  isNew: z.boolean(),
+  kind: z.enum(['custom', 'ai']),
+  definition: BoardDefinition,
+  /** Changes whenever the definition does: a mirror of its documents starts over. */
+  version: z.number().int(),
+});
+export type Board = z.infer<typeof Board>;
+
+export const BoardDraft = z
+  .object({
+    board_name: text('board_name', LIMITS.name)
+      .trim()
+      .min(1, { message: 'board_name must not be empty' }),
+    description: text('description', LIMITS.text).default(''),
+    kind: z.enum(['custom', 'ai']).default('custom'),
+    definition: checkedDefinition,
+  })
+  .strict();
+export type BoardDraft = z.infer<typeof BoardDraft>;
+
+export const BoardList = z.object({ results: z.array(Board) });
+export const BoardsQuery = z.object({ hidden: z.enum(['true', 'false']).optional() });
+
+/** The sort options of 002 §9 that apply to documents of a feed. */
+export const FEED_SORTS = [
+  'latest',
+  'oldest',
+  'company_asc',
+  'company_desc',
+  'category_asc',
+  'category_desc',
+] as const;
+export const FeedSort = z.enum(FEED_SORTS);
+export type FeedSort = z.infer<typeof FeedSort>;
+export const FEED_SORT_LABELS: Record<FeedSort, string> = {
+  latest: 'Latest first',
+  oldest: 'Oldest first',
+  company_asc: 'Company A to Z',
+  company_desc: 'Company Z to A',
+  category_asc: 'Category A to Z',
+  category_desc: 'Category Z to A',
+};
+
+/**
+ * GET /boards/{id}/v2 (id `home` or a feed id). Paging newest first by `start_from` (offset)
+ * or by `before` (the `next` of the previous page, stable while documents arrive); or, with
+ * `after_seq`, the entries added or removed since that sequence number, oldest change first
+ * (how the worker keeps its mirror current).
+ */
+export const BoardDocsQuery = z.object({
+  num_docs: z.coerce.number().int().min(0).max(1000).default(20),
+  start_from: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  before: text('before', 200).optional(),
+  after_seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  tab: FeedTabKey.optional(),
+  sort: FeedSort.default('latest'),
+});
+export type BoardDocsQuery = z.infer<typeof BoardDocsQuery>;
+
+/** One document of a feed, as an entry: `removed` entries left it (after_seq answers only). */
+export const FeedEntry = ResultCard.extend({
+  /** The entry's sequence number within the feed (after_seq pages are in this order). */
+  entry_seq: z.number().int(),
+  removed: z.boolean(),
+});
+export type FeedEntry = z.infer<typeof FeedEntry>;
+
+export const BoardDocs = z.object({
+  results: z.object({
+    board_id: z.string(),
+    documents: z.array(FeedEntry),
+    /** Documents in the feed (in `tab` when given). */
+    count: z.number().int().nonnegative(),
+    /** Pass as `before` for the next page; null at the end. */
+    next: z.string().nullable(),
+    /** The newest entry sequence number: pass as `after_seq` to follow changes from here. */
+    seq: z.number().int().min(0),
+    /** The definition version these entries belong to. */
+    version: z.number().int(),
+    has_more: z.boolean(),
+  }),
+});
+export type BoardDocs = z.infer<typeof BoardDocs>;
+
+export const BoardMetadata = z.object({
+  board_id: z.string(),
+  count: z.number().int(),
+  category_tabs: z.array(CategoryTabInfo),
+  sources: z.number().int(),
+  newest_unix: z.number().int().nullable(),
+  seq: z.number().int(),
+  version: z.number().int(),
+});
+export type BoardMetadata = z.infer<typeof BoardMetadata>;
+
+/** Preview of an unsaved definition: its newest documents and count. */
+export const BoardPreview = z.object({
+  results: z.object({ documents: z.array(ResultCard), count: z.number().int() }),
+});
+
+/** What the AI feed builder may pick from, drawn from the corpus (GET /boards/feed_choices). */
+export const FeedChoices = z.object({
+  companies: z.array(z.string()),
+  topics: z.array(z.string()),
+  attributes: z.array(z.string()),
+});
+export type FeedChoices = z.infer<typeof FeedChoices>;
+
+/** A proposed feed: keywords and sources from the corpus, for the user to review and save. */
+export const FeedSuggestion = z.object({
+  suggestion_id: z.string(),
+  board_name: z.string(),
+  description: z.string(),
+  definition: BoardDefinition,
+  /** Why each part was proposed ("Apple Inc.: 42 documents in SEC"). */
+  reasons: z.array(z.string()),
+  /** Documents the proposed feed would hold now. */
+  count: z.number().int(),
+});
+export type FeedSuggestion = z.infer<typeof FeedSuggestion>;
+export const FeedSuggestions = z.object({ results: z.array(FeedSuggestion) });
+
+export const EnableBody = z.object({ enabled: z.boolean() }).strict();
+
+export const boards = defineDomain({
+  name: 'boards',
+  endpoints: {
+    boards: endpoint({
+      method: 'get',
+      path: '/boards/v2',
+      auth: true,
+      query: BoardsQuery,
+      response: BoardList,
+      status: 200,
+      summary: "The user's feeds (hidden=true includes disabled ones)",
+    }),
+    createBoard: endpoint({
+      method: 'post',
+      path: '/boards/v2',
+      auth: true,
+      body: BoardDraft,
+      response: Board,
+      status: 201,
+      summary: 'Create a custom or AI feed',
+    }),
+    board: endpoint({
+      method: 'get',
+      path: '/boards/{id}',
+      auth: true,
+      response: Board,
+      status: 200,
+      summary: 'One feed',
+    }),
+    editBoard: endpoint({
+      method: 'put',
+      path: '/boards/{id}',
+      auth: true,
+      body: BoardDraft,
+      response: Board,
+      status: 200,
+      summary: "Edit a feed's name, description and query",
+    }),
+    duplicateBoard: endpoint({
+      method: 'post',
+      path: '/boards/{id}/duplicate',
+      auth: true,
+      body: z.object({ board_name: text('board_name', LIMITS.name).optional() }).strict(),
+      response: Board,
+      status: 201,
+      summary: 'Duplicate a feed',
+    }),
+    enableBoard: endpoint({
+      method: 'put',
+      path: '/boards/enable/{id}',
+      auth: true,
+      body: EnableBody,
+      response: Board,
+      status: 200,
+      summary: 'Enable or disable (hide) a feed',
+    }),
+    boardDocs: endpoint({
+      method: 'get',
+      path: '/boards/{id}/v2',
+      auth: true,
+      query: BoardDocsQuery,
+      response: BoardDocs,
+      status: 200,
+      summary: "A feed's documents newest first, or its changes after a sequence number",
+    }),
+    boardMetadata: endpoint({
+      method: 'get',
+      path: '/boards/{id}/metadata',
+      auth: true,
+      response: BoardMetadata,
+      status: 200,
+      summary: "A feed's counts per category tab",
+    }),
+    boardSources: endpoint({
+      method: 'get',
+      path: '/boards/{id}/sources',
+      auth: true,
+      response: z.object({ results: z.array(Source) }),
+      status: 200,
+      summary: "The sources a feed reads",
+    }),
+    boardChannels: endpoint({
+      method: 'get',
+      path: '/boards/{id}/channels',
+      auth: true,
+      response: z.object({ results: z.array(z.object({ id: z.string(), name: z.string() })) }),
+      status: 200,
+      summary: 'The groups a feed is shared with (groups arrive in a later issue)',
+    }),
+    previewBoard: endpoint({
+      method: 'post',
+      path: '/boards/{id}/preview',
+      auth: true,
+      body: z.object({ definition: checkedDefinition }).strict(),
+      response: BoardPreview,
+      status: 200,
+      summary: "Preview a definition's documents (id `new` for an unsaved feed)",
+    }),
+    feedChoices: endpoint({
+      method: 'get',
+      path: '/boards/feed_choices',
+      auth: true,
+      response: FeedChoices,
+      status: 200,
+      summary: 'Companies, topics and attributes to build an AI feed from',
+    }),
+    aiSmarts: endpoint({
+      method: 'post',
+      path: '/boards/ai_smarts',
+      auth: true,
+      body: AiPicks.strict(),
+      response: FeedSuggestion,
+      status: 200,
+      summary: 'Propose keywords and sources for the picked companies, topics and attributes',
+    }),
+    suggestions: endpoint({
+      method: 'get',
+      path: '/boards/suggestions',
+      auth: true,
+      response: FeedSuggestions,
+      status: 200,
+      summary: 'Suggested feeds drawn from what the user follows',
+    }),
+    boardSuggestions: endpoint({
+      method: 'get',
+      path: '/boards/{id}/suggestions',
+      auth: true,
+      response: FeedSuggestions,
+      status: 200,
+      summary: 'Suggested refinements of one feed',
+    }),
+  },
+  ops: {
+    'boards.list': op(z.object({ hidden: z.boolean().optional() }), z.array(Board)),
+    'boards.get': op(z.object({ id: id() }), Board),
+    'boards.create': op(BoardDraft, Board),
+    'boards.update': op(z.object({ id: id(), draft: BoardDraft }), Board),
+    'boards.duplicate': op(z.object({ id: id(), board_name: z.string().optional() }), Board),
+    'boards.enable': op(z.object({ id: id(), enabled: z.boolean() }), Board),
+    'boards.preview': op(z.object({ definition: BoardDefinition }), BoardPreview),
+    'boards.choices': op(Empty, FeedChoices),
+    'boards.aiSmarts': op(AiPicks, FeedSuggestion),
+    'boards.suggestions': op(z.object({ id: id().optional() }), FeedSuggestions),
+    /**
+     * A window of a feed from the mirror (never the whole list): `count` rows from `offset` in
+     * `sort` order, within `tab` when given. Rows the mirror lacks yet are fetched in the
+     * background and announced with a 'changed' event on 'feed_entries'.
+     */
+    'feed.window': op(
+      z.object({
+        board: id('board'),
+        tab: FeedTabKey.nullable(),
+        sort: FeedSort,
+        offset: z.number().int().min(0).max(100_000_000),
+        count: z.number().int().min(1).max(500),
+      }),
+      z.object({
+        offset: z.number().int(),
+        rows: z.array(ResultCard.extend({ read: z.boolean() })),
+        total: z.number().int().nonnegative(),
+        /** The mirror holds the whole feed (every row is local). */
+        complete: z.boolean(),
+      }),
+    ),
+    /** The feed's tabs with counts (hidden tabs removed, exchanges split). */
+    'feed.tabs': op(z.object({ board: id('board') }), z.array(CategoryTabInfo)),
+    /** Pull the feed's new entries now (also done on every change-feed signal). */
+    'feed.refresh': op(z.object({ board: id('board') }), z.object({ total: z.number().int() })),
+  },
+  /** 'board': a feed was created or changed; 'feed': new entries exist after `seq`. */
+  changes: { board: Board, feed: z.object({ board_id: z.string(), seq: z.number().int() }) },
+  stores: ['boards', 'feed_entries'],
+});
