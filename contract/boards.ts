@@ -127,8 +127,24 @@ export function removeKeyword(
 
 // ---------------------------------------------------------------- source filters (002 §4)
 
+/**
+ * The names a source filter may have: the document field it tests. `source` matches source
+ * keys, `company` the company name, `category` the filing category or any news category,
+ * `secondary_category` the filing's sub-category, `tab` the feed tab key, `market` the market;
+ * values match case-insensitively, any of them (the server answers 400 for another name).
+ */
+export const SOURCE_FILTER_NAMES = [
+  'source',
+  'company',
+  'category',
+  'secondary_category',
+  'tab',
+  'market',
+] as const;
+export type SourceFilterName = (typeof SOURCE_FILTER_NAMES)[number];
+
 export const SourceFilter = z.object({
-  /** The filter's name: a source key, a company, a filing category. */
+  /** The field it tests: one of SOURCE_FILTER_NAMES (`company`); values are what it matches. */
   name: text('filter name', LIMITS.name).min(1),
   values: z.array(text('filter value', LIMITS.name)).max(200),
 });
@@ -349,6 +365,36 @@ export const FEED_SORT_LABELS: Record<FeedSort, string> = {
   category_asc: 'Category A to Z',
   category_desc: 'Category Z to A',
 };
+
+/** A card's value under a company or category sort: trimmed, lower case; none sorts last. */
+export const feedSortText = (value: string | null | undefined): string =>
+  value?.trim().toLowerCase() || '\uffff';
+
+type SortableCard = Pick<ResultCard, 'doc_id' | 'unix' | 'company_name' | 'categories'>;
+
+/**
+ * The order of each sort, shared by the server's pages and the worker's mirror. latest:
+ * published time newest first, then document id descending; oldest: the exact reverse.
+ * company_asc: company A to Z ignoring case, documents without a company after every company,
+ * one company's documents newest first (then id ascending); company_desc: the exact reverse of
+ * company_asc. category_asc and category_desc: the same by the document's first category.
+ */
+export function compareFeedCards(sort: FeedSort): (a: SortableCard, b: SortableCard) => number {
+  const text = (card: SortableCard) =>
+    sort.startsWith('company') ? feedSortText(card.company_name) : feedSortText(card.categories[0]);
+  const byTime = (a: SortableCard, b: SortableCard) =>
+    a.unix - b.unix || (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0);
+  const ascending =
+    sort === 'oldest' || sort === 'latest'
+      ? byTime
+      : (a: SortableCard, b: SortableCard) => {
+          const [x, y] = [text(a), text(b)];
+          if (x !== y) return x < y ? -1 : 1;
+          return b.unix - a.unix || (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0);
+        };
+  const reversed = sort === 'latest' || sort.endsWith('_desc');
+  return reversed ? (a, b) => ascending(b, a) : ascending;
+}
 
 /**
  * GET /boards/{id}/v2 (id `home` or a feed id). Paging newest first by `start_from` (offset)
@@ -584,6 +630,11 @@ export const boards = defineDomain({
         board: id('board'),
         tab: FeedTabKey.nullable(),
         sort: FeedSort,
+        /**
+         * Only this source's documents (its key, as in ResultCard.source): the /apps/{source}
+         * view, read from the home feed. Absent or null: every source of the feed.
+         */
+        source: id('source').nullable().optional(),
         offset: z.number().int().min(0).max(100_000_000),
         count: z.number().int().min(1).max(500),
       }),
@@ -596,7 +647,10 @@ export const boards = defineDomain({
       }),
     ),
     /** The feed's tabs with counts (hidden tabs removed, exchanges split). */
-    'feed.tabs': op(z.object({ board: id('board') }), z.array(CategoryTabInfo)),
+    'feed.tabs': op(
+      z.object({ board: id('board'), source: id('source').nullable().optional() }),
+      z.array(CategoryTabInfo),
+    ),
     /** Pull the feed's new entries now (also done on every change-feed signal). */
     'feed.refresh': op(z.object({ board: id('board') }), z.object({ total: z.number().int() })),
   },

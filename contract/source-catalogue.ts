@@ -119,6 +119,16 @@ const FIXED_TITLES: Record<string, string> = {
   tags: 'Tags',
   clipped_reports: 'Clipped Reports',
   shared_data: 'Group Data',
+  // built-in demo content (server/sources/catalogue.ts): made-up companies, no network
+  demo_markets_wire: 'Markets Wire',
+  demo_macro_monitor: 'Macro Monitor',
+  demo_tech_ledger: 'Tech Ledger',
+  demo_health_review: 'Health Business Review',
+  demo_policy_brief: 'Policy & Law Brief',
+  demo_media_daily: 'Media & Telecom Daily',
+  demo_india_filings: 'Indian Filings (demo)',
+  demo_us_filings: 'US Filings (demo)',
+  demo_research: 'Street Research (demo)',
   // the box and the drive keep their literal names (ARCHITECTURE "The product name")
   needlbox: 'Needlbox',
 };

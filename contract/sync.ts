@@ -46,6 +46,20 @@ export const ChangesPage = z.object({
 });
 export type ChangesPage = z.infer<typeof ChangesPage>;
 
+/**
+ * GET /sync/live (designed here): server-sent events that say the user's change sequence moved,
+ * `data: {"cursor":N}` (the newest sequence number; the first event comes at once), and a
+ * comment line every LIVE_HEARTBEAT_MS so proxies keep the connection. The worker pulls
+ * /sync/changes on each event. Authenticated by the `token` header like every call. It is not
+ * an endpoint of the catalogue: its answer is a stream, not JSON.
+ */
+export const SYNC_LIVE_PATH = '/sync/live';
+export const LiveEvent = z.object({ cursor: z.number().int().min(0) });
+export type LiveEvent = z.infer<typeof LiveEvent>;
+export const LIVE_HEARTBEAT_MS = 25_000;
+/** While the live connection is down, a visible tab's worker pulls this often. */
+export const LIVE_FALLBACK_PULL_MS = 15_000;
+
 export const OutboxEntry = z.object({
   id: z.string(),
   /** The idempotency key sent with every attempt. */

@@ -15,6 +15,13 @@ export type Config = {
   publicUrl?: string;
   /** Client addresses (for sign-in throttling) from x-forwarded-for: behind a proxy only. */
   trustProxy: boolean;
+  /** The ingestion runner (server/ingest/runner.ts). */
+  ingest: {
+    /** FETCH_ALLOW_PRIVATE=1: outbound fetches may reach private and loopback addresses. */
+    allowPrivate: boolean;
+    intervalMs: number;
+    leaseMs: number;
+  };
 };
 
 type Env = Record<string, string | undefined>;
@@ -63,5 +70,10 @@ export const readConfig = (env: Env = process.env): Config => {
     distDir: text(env, 'DIST_DIR') ?? './dist',
     publicUrl: text(env, 'PUBLIC_URL')?.replace(/\/+$/, ''),
     trustProxy: flag(env, 'TRUST_PROXY'),
+    ingest: {
+      allowPrivate: flag(env, 'FETCH_ALLOW_PRIVATE'),
+      intervalMs: integer(env, 'INGEST_INTERVAL_MS', 1000, 50, 3_600_000),
+      leaseMs: integer(env, 'INGEST_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+    },
   };
 };

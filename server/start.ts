@@ -8,6 +8,7 @@ import type { AppDeps, ChangeRetention, ServerMetrics } from './context';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
+import { createIngestRunner } from './ingest/runner';
 import { createMailer, defaultMailFrom, type MailLog } from './mailer';
 import { runMaintenance } from './maintenance';
 import { seedDemoWorkspace } from './seed';
@@ -39,6 +40,14 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** The change log's bound (see context.ts); tests ask for a small one. */
   changeRetention?: ChangeRetention;
+  /**
+   * The ingestion runner (server/ingest/runner.ts), on by default; `false` leaves it idle
+   * (`ingest.runDue()` still runs due jobs on demand). `allowPrivate` defaults to
+   * FETCH_ALLOW_PRIVATE=1.
+   */
+  ingest?:
+    | false
+    | { intervalMs?: number; allowPrivate?: boolean; leaseMs?: number; concurrency?: number };
 };
 
 export type RunningServer = {
@@ -52,6 +61,8 @@ export type RunningServer = {
    * log to `changeRetention`. For tests that need a compacted log.
    */
   runMaintenance(): Promise<void>;
+  /** Ingestion: `runDue()` runs every due job now and answers how many ran. */
+  ingest: { runDue(): Promise<number> };
   /** Stops listening, lets requests in flight finish (5 s at most), closes the database. */
   close(): Promise<void>;
 };
@@ -142,6 +153,21 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   publicUrl ||= `http://localhost:${port}`;
   log(`database: ${dialect} (${location})`);
 
+  const ingestOpts = opts.ingest === false ? {} : (opts.ingest ?? {});
+  const ingest = createIngestRunner({
+    db,
+    dialect,
+    now,
+    log,
+    intervalMs: ingestOpts.intervalMs,
+    leaseMs: ingestOpts.leaseMs,
+    concurrency: ingestOpts.concurrency,
+    fetch: {
+      allowPrivate: ingestOpts.allowPrivate ?? process.env.FETCH_ALLOW_PRIVATE === '1',
+    },
+  });
+  if (opts.ingest !== false) ingest.start();
+
   const purge = setInterval(() => {
     maintain().catch((err: unknown) => log(`maintenance failed: ${String(err)}`));
   }, MAINTENANCE_EVERY_MS);
@@ -151,6 +177,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   const close = () =>
     (closing ??= (async () => {
       clearInterval(purge);
+      await ingest.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
@@ -170,6 +197,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     metrics,
     mail,
     runMaintenance: maintain,
+    ingest: { runDue: ingest.runDue },
     close,
   };
 };

@@ -4,6 +4,7 @@ import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker
 import { createApiClient, messageOf } from './api-client';
 import { createAuthPoll } from './auth-poll';
 import { createAuthRelay, installErrorTransfer, later } from './create-workspace-parts';
+import { createLiveSync } from './live';
 import type { WorkspaceDeps } from './deps';
 import { productDomains } from './domains';
 import { openMirror, type Mirror, type StoreName } from './mirror';
@@ -22,6 +23,11 @@ export type { WorkspaceDeps } from './deps';
 export type WorkspaceOptions = {
   /** The worker domains to run (the product's by default; a test adds its own). */
   domains?: readonly WorkerDomain[];
+  /**
+   * Keep the live connection (GET /sync/live) while a tab is visible (default true). The
+   * headless harness turns it off unless asked, so a test's pulls are its own.
+   */
+  live?: boolean;
 };
 
 export type Workspace = {
@@ -128,6 +134,8 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     domainStores: registry.domainStores,
     reads,
     afterReset: refresh,
+    context: ctx,
+    track,
   });
   const outbox = createOutbox({
     ...deps,
@@ -152,8 +160,23 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     track,
   });
 
+  // The live signal: a pull as soon as the server's change sequence moves.
+  const live = createLiveSync({
+    client,
+    clock: deps.clock,
+    pull: () => sync.pull(),
+    signal: signal.current,
+    track,
+    warn,
+  });
+  const liveOn = options.live ?? true;
+
   // 4. The calls back up, now that their targets exist.
-  const pollUpdate = () => poll.update(!closed && session.token() !== null && tabs.anyVisible());
+  const pollUpdate = () => {
+    const active = !closed && session.token() !== null && tabs.anyVisible();
+    poll.update(active);
+    live.update(liveOn && active);
+  };
   tabsChanged.set(pollUpdate);
   sessionChanged.set(() => {
     signal.check();
@@ -247,6 +270,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
       closed = true;
       signal.close();
       poll.stop();
+      live.stop();
       outbox.close();
       tabs.close();
       session.close();

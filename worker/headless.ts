@@ -39,6 +39,8 @@ export type HeadlessOptions = {
   warn?: (message: string) => void;
   /** The worker domains to run (the product's by default; a test adds its own). */
   domains?: readonly WorkerDomain[];
+  /** Keep the live connection (GET /sync/live) as the browser does; off unless asked. */
+  live?: boolean;
 };
 
 export type HeadlessTab = {
@@ -105,7 +107,7 @@ export function createHeadlessWorkspace(options: HeadlessOptions): HeadlessWorks
     warn: options.warn,
   };
   const domains = options.domains ?? productDomains;
-  const workspace = createWorkspace(deps, { domains });
+  const workspace = createWorkspace(deps, { domains, live: options.live ?? false });
   const specs = mirrorSpecs(domains);
   const tabs = new Set<HeadlessTab>();
 

@@ -1,7 +1,7 @@
 import { dequal } from 'dequal';
 import { unwrap, type IDBPDatabase } from 'idb';
 import type { StoreName as DomainStoreName } from '../contract/domains';
-import type { MirrorReads } from './mirror-query';
+import { keyRange, type KeyBounds, type MirrorReads } from './mirror-query';
 import { createMirrorReads, type ReadsContext } from './mirror-reads';
 import { openDatabase, TOKENS_STORE, withOwnStores, type StoreSpecs } from './mirror-schema';
 
@@ -46,6 +46,8 @@ export type MirrorTx<S extends string = StoreName> = {
   keys(store: S): Promise<string[]>;
   put(item: PatchItem<S>): void;
   clear(store: S): void;
+  /** Deletes every record whose primary key is within `bounds` (one request, no scan). */
+  deleteRange(store: S, bounds: KeyBounds): void;
 };
 
 /** Every store's records, for the CLI's state file. */
@@ -57,6 +59,8 @@ export type Mirror<S extends string = StoreName> = MirrorReads<S> & {
   /** The declared stores, as opened. */
   readonly stores: readonly S[];
   get<T = unknown>(store: S, key: string): Promise<T | undefined>;
+  /** The records of `keys` (undefined where none), read in one transaction. */
+  getMany<T = unknown>(store: S, keys: readonly string[]): Promise<(T | undefined)[]>;
   getAll<T = unknown>(store: S): Promise<T[]>;
   keys(store: S): Promise<string[]>;
   /**
@@ -168,6 +172,12 @@ function createMirror<S extends string>(
         void tx.objectStore(store).clear();
         stamp(store);
       },
+      deleteRange(store, range) {
+        const bounds = keyRange(reads.ranges, range);
+        if (!bounds) throw new Error('mirror: deleteRange needs bounds (clear empties a store)');
+        void tx.objectStore(store).delete(bounds);
+        stamp(store);
+      },
     };
     try {
       const result = await work(view);
@@ -248,6 +258,13 @@ function createMirror<S extends string>(
     stores: names,
     apply,
     get: async <T>(store: S, key: string) => (await db.get(store, key)) as T | undefined,
+    async getMany<T>(store: S, keys: readonly string[]) {
+      if (keys.length === 0) return [];
+      const tx = db.transaction(store, 'readonly');
+      const values = await Promise.all(keys.map((key) => tx.store.get(key)));
+      await tx.done;
+      return values as (T | undefined)[];
+    },
     getAll: async <T>(store: S) => (await db.getAll(store)) as T[],
     keys: async (store) => (await db.getAllKeys(store)).map(String),
     write,

@@ -5,12 +5,14 @@ import type { ResolvedEndpoint } from './registry';
 
 export type MutationSend = {
   idempotencyKey: string;
+  /** The path's `{name}` segments. */
+  params?: Record<string, string>;
   variant: Variant;
   signal?: AbortSignal;
 };
 
 /**
- * Sends one outbox entry, its input as the JSON body. An endpoint of the contract's catalogue
+ * Sends one outbox entry, `body` as its JSON body (the input, unless the mutation says). An endpoint of the contract's catalogue
  * goes through `call` by name; a domain's own endpoint (one the catalogue does not list yet,
  * or a test's) goes through `send` with its definition and is parsed with its response schema.
  * Either way it is background work (no logout broadcast when the token is gone).
@@ -18,17 +20,17 @@ export type MutationSend = {
 export async function sendMutation(
   client: ApiClient,
   endpoint: ResolvedEndpoint,
-  input: unknown,
+  body: unknown,
   options: MutationSend,
 ): Promise<unknown> {
   const { name, def } = endpoint;
   const common = { ...options, background: true };
   if (Object.hasOwn(endpoints, name) && endpoints[name as EndpointName] === def) {
-    return client.call(name as EndpointName, { ...common, body: input as never });
+    return client.call(name as EndpointName, { ...common, body: body as never });
   }
   const { signal, ...request } = common;
   const response = await client.send(
-    { ...request, method: def.method, path: def.path, auth: def.auth, json: input },
+    { ...request, method: def.method, path: def.path, auth: def.auth, json: body },
     { signal },
   );
   const label = `${def.method.toUpperCase()} ${def.path}`;

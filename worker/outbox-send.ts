@@ -81,9 +81,12 @@ export function createEntrySender(deps: {
     if (!deps.still(owner)) return 'moved';
     let result: unknown;
     try {
-      result = await sendMutation(deps.client, op.endpoint, entry.input, {
+      const { mutation } = op;
+      const body = mutation.body ? mutation.body(entry.input) : entry.input;
+      result = await sendMutation(deps.client, op.endpoint, body, {
         idempotencyKey: entry.key,
         variant: entry.variant,
+        params: mutation.params?.(entry.input),
       });
     } catch (error) {
       if (isRejection(error) || (attempt.attempts >= MAX_ATTEMPTS && isServerError(error))) {

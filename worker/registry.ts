@@ -55,6 +55,10 @@ export type OpHandler<S extends string, I, O> = (
 export type Mutation<S extends string, I, O, E extends string = string> = {
   /** An endpoint of the domain's contract. */
   endpoint: E;
+  /** The `{name}` segments of the endpoint's path, from the input (`/boards/{id}`). */
+  params?(input: I): Record<string, string>;
+  /** The JSON body sent, when it is not the input itself (an input that also names the path). */
+  body?(input: I): unknown;
   /**
    * Entries with the same key are sent in order (one waits while the one before it backs off);
    * entries with different keys are independent. Default: one queue per op. null: every entry
@@ -84,6 +88,12 @@ export type ChangeTx<S extends string> = {
   get<T = unknown>(store: S, key: string): Promise<T | undefined>;
   /** value undefined deletes the record. */
   put(store: S, key: string, value: unknown): void;
+  /**
+   * Work that needs more than the change's record (a fetch, a range of records), run with the
+   * domain's context once the pull has stored the page (in the background, never awaited by
+   * the pull).
+   */
+  after(work: (ctx: DomainContext<S>) => Promise<unknown> | void): void;
 };
 
 /**

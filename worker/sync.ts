@@ -3,7 +3,7 @@ import type { ApiClient } from './api-client';
 import type { Changes, Mirror, PatchItem } from './mirror';
 import type { ReadKit } from './reads';
 import type { Registry } from './registry-build';
-import type { ChangeTx, EntityChange } from './registry';
+import type { ChangeTx, DomainContext, EntityChange } from './registry';
 import type { Owner } from './session';
 
 export type Sync = {
@@ -35,6 +35,9 @@ export function createSync(deps: {
   reads: ReadKit;
   /** After a reset: the domains fetch again what they cache forever. */
   afterReset: () => void;
+  /** What an applier's `after` work runs with, in the background. */
+  context: DomainContext;
+  track: (work: Promise<unknown>) => void;
 }): Sync {
   let running: Promise<{ applied: number; cursor: number }> | null = null;
   let again = false;
@@ -50,7 +53,7 @@ export function createSync(deps: {
         : { op: 'delete', id: change.entity_id };
       await entity.apply(typed, view.tx);
     }
-    return view.items();
+    return { items: view.items(), after: view.after() };
   };
 
   /** Clears the domains' stores and moves the cursor, in one transaction, while `owner` lasts. */
@@ -92,10 +95,13 @@ export function createSync(deps: {
       }
       // The cursor moves in the same transaction as the changes it covers, and neither lands
       // once the session has ended (signed out or another sign-in): they are not the mirror's.
-      const items = await applyPage(mirror, page.changes);
+      const { items, after } = await applyPage(mirror, page.changes);
       items.push({ store: 'cursors', key, value: page.cursor });
       const changes = await deps.reads.store(items, owner, false);
       if (!changes) return { applied, cursor };
+      for (const work of after) {
+        deps.track(Promise.resolve().then(() => work(deps.context)));
+      }
       merge(heard, changes);
       applied += page.changes.length;
       cursor = page.cursor;
@@ -134,6 +140,7 @@ export function createSync(deps: {
  */
 function createChangeView(mirror: Mirror<string>) {
   const pending = new Map<string, PatchItem<string>>();
+  const later: Array<(ctx: DomainContext) => Promise<unknown> | void> = [];
   const id = (store: string, key: string) => `${store}\u0000${key}`;
   const tx: ChangeTx<string> = {
     async get<T>(store: string, key: string) {
@@ -144,8 +151,11 @@ function createChangeView(mirror: Mirror<string>) {
     put(store, key, value) {
       pending.set(id(store, key), { store, key, value });
     },
+    after(work) {
+      later.push(work);
+    },
   };
-  return { tx, items: () => [...pending.values()] };
+  return { tx, items: () => [...pending.values()], after: () => later };
 }
 
 function merge(into: Changes<string>, changes: Changes<string>) {

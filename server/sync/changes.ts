@@ -2,6 +2,7 @@ import type { ChangeEntity } from '../../contract/domains';
 import type { ChangesPage } from '../../contract/sync';
 import type { Db } from '../db/schema';
 import { iso } from '../time';
+import { signalChange } from './live-signal';
 
 /** One entry of the change log; `data` is the entity's change schema (contract/domains.ts). */
 export type ChangeInput = {
@@ -60,6 +61,8 @@ export const writeChange = async (
       created_at: iso(now),
     })
     .execute();
+  // A hint for the live connections of this process; they read the committed sequence.
+  signalChange(userId, seq);
   return seq;
 };
 

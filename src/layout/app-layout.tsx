@@ -15,6 +15,7 @@ import { AssistantButton } from './assistant-button';
 import { Breadcrumbs, PageHeading } from './page-heading';
 import { SideNav } from './side-nav';
 import { TopBar } from './top-bar';
+import { useEntityName } from './use-entity-names';
 import { useNavMachine } from './use-nav-machine';
 import { useViewportWidth } from './use-viewport-width';
 
@@ -29,6 +30,8 @@ export function AppLayout() {
   const viewportWidth = useViewportWidth();
   const closeOverlay = useCloseOverlay();
   const hasNav = routeHasNav(location.pathname, product);
+  // The feed's or source's own name heads its page (000 §2) once it is known.
+  const entity = useEntityName(location.pathname);
 
   const parsed = parseOverlay(location.search as Record<string, unknown>, product);
   // The assistant panel where it may not open (flag off, notebooks) is no overlay at all.
@@ -83,8 +86,8 @@ export function AppLayout() {
               : undefined
           }
         >
-          <Breadcrumbs />
-          <PageHeading />
+          <Breadcrumbs names={entity ? { [entity.segment]: entity.name } : undefined} />
+          <PageHeading entityName={entity?.name} />
           <Outlet />
         </main>
       </div>

@@ -127,3 +127,28 @@ export function ordinal(n: number): string {
 export function formatOrdinalDate(date: Date): string {
   return `${ordinal(date.getDate())} ${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
 }
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * A time relative to now, either way, in the largest whole unit: "5 min ago", "in 2 hours",
+ * "just now" within a few seconds.
+ */
+export function formatRelative(date: Date, now: Date): string {
+  const seconds = Math.round((date.getTime() - now.getTime()) / 1000);
+  if (Math.abs(seconds) < 5) return 'just now';
+  const span = formatDuration(Math.abs(seconds));
+  return seconds > 0 ? `in ${span}` : `${span} ago`;
+}
+
+/**
+ * When a document was published, as a card shows it: relative within the last day ("3 hours
+ * ago"), else the date ("3rd Mar 2024"). A date in the future (a publisher's clock) reads as
+ * its date.
+ */
+export function formatPublished(unixSeconds: number, now: Date): string {
+  const date = new Date(unixSeconds * 1000);
+  const age = now.getTime() / 1000 - unixSeconds;
+  if (age >= 0 && age < DAY_SECONDS) return formatRelative(date, now);
+  return formatOrdinalDate(date);
+}

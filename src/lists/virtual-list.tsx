@@ -1,10 +1,25 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  elementScroll,
+  observeElementOffset,
+  useVirtualizer,
+  type Virtualizer,
+} from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { scrollScale, type ScrollScale } from './scroll-scale';
+import { useScrollAnchor } from './use-scroll-anchor';
 
 /**
  * A virtualised list (@tanstack/react-virtual): only the rows in view, plus a few either side,
  * are in the DOM, however long the list. Rows have one fixed height, so a 100k-row list scrolls
  * to any place without measuring what it has not shown. Rows not loaded yet show a placeholder.
+ *
+ * Lists taller than a browser can lay out (1M rows) scroll through a scaled scroll area
+ * (scroll-scale.ts): the virtualizer works in the list's true layout, the element in its capped
+ * one, and rows are placed relative to the element's scroll position.
+ *
+ * With `rowKey`, the rows in view stay in view when rows are added above them (new documents at
+ * the top of a feed): the list scrolls by what was added. At the very top it stays at the top,
+ * so new rows show.
  *
  * The list is its own scroll area: focusable, so the keyboard scrolls it too. Each row is a
  * listitem that tells assistive technology its place in the whole list (aria-posinset/setsize).
@@ -20,24 +35,64 @@ export function VirtualList<Row>(props: {
   renderPlaceholder?: (index: number) => ReactNode;
   /** The rows in view changed: `start` inclusive, `end` exclusive (overscan included). */
   onRangeChange: (start: number, end: number) => void;
+  /** A loaded row's identity, to keep the rows in view in place when rows are added above. */
+  rowKey?: (index: number) => string | undefined;
   overscan?: number;
   className?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const scale = useRef<ScrollScale>(
+    scrollScale({ count: props.count, rowHeight: props.rowHeight, viewport: 0 }),
+  );
+  const virtualizer: Virtualizer<HTMLDivElement, Element> = useVirtualizer({
     count: props.count,
     getScrollElement: () => scroller.current,
     estimateSize: () => props.rowHeight,
     overscan: props.overscan ?? 5,
+    // The virtualizer sees positions in the list's true layout; the element scrolls its own.
+    observeElementOffset: (instance, report) =>
+      observeElementOffset(instance, (offset, scrolling) =>
+        report(scale.current.toVirtual(offset), scrolling),
+      ),
+    scrollToFn: (offset, options, instance) =>
+      elementScroll(
+        scale.current.toReal(offset + (options.adjustments ?? 0)),
+        { behavior: options.behavior },
+        instance,
+      ),
   });
+  scale.current = scrollScale({
+    count: props.count,
+    rowHeight: props.rowHeight,
+    viewport: virtualizer.scrollRect?.height ?? 0,
+  });
+  const current = scale.current;
+
+  // A new row height (a narrower screen) re-lays out every row.
+  useEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, props.rowHeight]);
+
+  useScrollAnchor({
+    scroller,
+    scale: current,
+    rowHeight: props.rowHeight,
+    count: props.count,
+    rowKey: props.rowKey,
+  });
+
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
-
   const { onRangeChange } = props;
   useEffect(() => {
     if (last >= first) onRangeChange(first, last + 1);
   }, [first, last, onRangeChange]);
+
+  // Rows sit where the element's scroll position shows them (equal to their layout place
+  // unless the list is scaled).
+  const layoutOffset = virtualizer.scrollOffset ?? 0;
+  const shift = current.toReal(layoutOffset) - layoutOffset;
 
   return (
     <div
@@ -46,8 +101,9 @@ export function VirtualList<Row>(props: {
       tabIndex={0}
       role="list"
       aria-label={props.label}
+      data-scaled={current.scaled || undefined}
     >
-      <div className="virtual-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="virtual-list-inner" style={{ height: current.realHeight }}>
         {items.map((item) => {
           const row = props.row(item.index);
           return (
@@ -59,7 +115,7 @@ export function VirtualList<Row>(props: {
               aria-posinset={item.index + 1}
               aria-busy={row === undefined || undefined}
               className="virtual-row"
-              style={{ height: item.size, transform: `translateY(${item.start}px)` }}
+              style={{ height: item.size, transform: `translateY(${item.start + shift}px)` }}
             >
               {row === undefined
                 ? (props.renderPlaceholder?.(item.index) ?? <SkeletonRow />)

@@ -19,6 +19,8 @@ export type WindowedListDeps<Row, Answer extends WindowAnswer<Row>> = {
   keyOf: (row: Row) => string;
   /** Rows per window read (the contract allows up to 500). */
   block?: number;
+  /** The most blocks held at once (MAX_BLOCKS unless given). */
+  maxBlocks?: number;
   /** Something the screen shows changed: rows, total, summary or error. */
   onUpdate: () => void;
 };
@@ -55,6 +57,7 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
   deps: WindowedListDeps<Row, Answer>,
 ): WindowedList<Row, Answer> {
   const block = deps.block ?? DEFAULT_BLOCK;
+  const maxBlocks = deps.maxBlocks ?? MAX_BLOCKS;
   const rows = new Map<number, Row>();
   /** Block index -> the generation it was read in; older generations are stale. */
   const fresh = new Map<number, number>();
@@ -98,12 +101,12 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
     else holes.delete(b);
   };
 
-  /** Forgets the blocks farthest from the shown range while more than MAX_BLOCKS are held. */
+  /** Forgets the blocks farthest from the shown range while more than maxBlocks are held. */
   const evict = () => {
-    if (fresh.size <= MAX_BLOCKS) return;
+    if (fresh.size <= maxBlocks) return;
     const middle = (range.start + range.end) / 2 / block;
     const farthest = [...fresh.keys()].sort((a, b) => Math.abs(b - middle) - Math.abs(a - middle));
-    for (const b of farthest.slice(0, fresh.size - MAX_BLOCKS)) {
+    for (const b of farthest.slice(0, fresh.size - maxBlocks)) {
       fresh.delete(b);
       holes.delete(b);
       for (let i = b * block; i < (b + 1) * block; i += 1) rows.delete(i);

@@ -1,10 +1,28 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { Suspense, lazy, type ComponentType, type ReactNode } from 'react';
 import { assistantLabel } from '../lib/product';
 import { overlayWidths, type OverlayParse } from '../lib/overlay';
 import { routesFor } from '../lib/routes';
+import { PageLoading } from '../shell/lazy-page';
 import { useShell } from '../shell-context';
+
+/** The custom feed builder (002 §2), its own chunk. */
+const CustomFeedOverlay = lazy(() =>
+  import('../features/boards/custom-feed-builder').then((m) => ({ default: m.CustomFeedOverlay })),
+);
+/** The document preview (000 §2), its own chunk (it carries the HTML sanitiser). */
+const PreviewOverlay = lazy(() =>
+  import('../features/feed/preview-panel').then((m) => ({ default: m.PreviewPanel })),
+);
+
+/** The contents of each overlay type that has them, given its parameters without the prefix. */
+const PANEL_CONTENTS: Partial<
+  Record<string, ComponentType<{ params: Record<string, string> }>>
+> = {
+  'custom-feed': CustomFeedOverlay,
+  preview: PreviewOverlay,
+};
 
 type ShownOverlay = Exclude<OverlayParse, { status: 'none' }>;
 
@@ -121,6 +139,7 @@ export function OverlayBody(props: {
   }
 
   const isAssistant = overlay.type === `ask-${product}`;
+  const Contents = PANEL_CONTENTS[overlay.type];
   return (
     <>
       {isAssistant ? (
@@ -135,10 +154,16 @@ export function OverlayBody(props: {
         <PanelHeader title={props.title} onClose={props.onClose} />
       )}
       <div className="overlay-content">
-        <div className="not-available" role="status">
-          <h3>Not available yet</h3>
-          <p>{props.title} arrives in a later release of the workspace.</p>
-        </div>
+        {Contents ? (
+          <Suspense fallback={<PageLoading />}>
+            <Contents params={overlay.params} />
+          </Suspense>
+        ) : (
+          <div className="not-available" role="status">
+            <h3>Not available yet</h3>
+            <p>{props.title} arrives in a later release of the workspace.</p>
+          </div>
+        )}
       </div>
     </>
   );

@@ -30,7 +30,42 @@ export type LazyScreens = {
   forgotPassword: Screen;
   resetPassword: Screen;
   notifications: Screen;
+  customFeed: Screen;
+  feedManager: Screen;
+  feed: Screen;
+  connectRss: Screen;
+  connectWebsite: Screen;
+  feedSettings: Screen;
 };
+
+/** The feed screen's routes (src/features/feed/feed-view.ts says what each shows). */
+function feedPatterns(product: string): string[] {
+  const r = routesFor(product);
+  return [
+    r.feeds.home,
+    ...r.feeds.suffixes.map((suffix) => r.feeds.homeSuffix(suffix)),
+    '/feeds/$source',
+    '/feeds/$source/$subcategory',
+    '/feeds/$source/links',
+    '/feeds/$source/documents',
+    '/feeds/$source/media',
+    '/feeds/$source/webclips',
+    '/apps/$source',
+    '/apps/$source/$subcategory',
+  ];
+}
+
+/** Routes with a screen of their own, left out of the placeholders. */
+function builtPatterns(product: string): Set<string> {
+  const r = routesFor(product);
+  return new Set([
+    ...feedPatterns(product),
+    r.connect.rss,
+    r.connect.website,
+    r.connect.websiteFollowed,
+    r.settings.feeds,
+  ]);
+}
 
 /**
  * Every route of 000 §2 that has no screen yet, as router patterns. Built from the route
@@ -54,7 +89,6 @@ function placeholderPatterns(product: string): string[] {
     '/settings/storage/$app/$type',
     r.settings.tags,
     r.settings.feeds,
-    r.settings.feedsRoot,
     r.settings.contacts,
     r.settings.channels,
     '/settings/channels/$channelId',
@@ -104,7 +138,6 @@ function placeholderPatterns(product: string): string[] {
     '/feeds/$source/webclips',
     '/preview/$category/$deeplink',
     `/preview/${product}_notebooks/$id`,
-    r.customFeed,
     r.integrations,
     '/channels/$id/tags',
     '/market-intelligence',
@@ -113,7 +146,9 @@ function placeholderPatterns(product: string): string[] {
   ];
   // Two spellings of one pattern (/channels/$id and /channels/$source) are one route.
   const seen = new Set<string>();
+  const built = builtPatterns(product);
   return patterns.filter((pattern) => {
+    if (built.has(pattern)) return false;
     const shape = pattern.replace(/\$[A-Za-z]+/g, '$');
     if (seen.has(shape)) return false;
     seen.add(shape);
@@ -242,6 +277,32 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.notifications,
       component: screens.notifications,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.customFeed,
+      component: screens.customFeed,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.settings.feedsRoot,
+      component: screens.feedManager,
+    }),
+    ...feedPatterns(product).map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: screens.feed }),
+    ),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.connect.rss,
+      component: screens.connectRss,
+    }),
+    ...[r.connect.website, r.connect.websiteFollowed].map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: screens.connectWebsite }),
+    ),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.settings.feeds,
+      component: screens.feedSettings,
     }),
     ...placeholderPatterns(product).map((path) =>
       createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),

@@ -15,5 +15,21 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     notifications: lazyPage(() =>
       import('../features/notifications/notifications-page').then((m) => m.NotificationsPage),
     ),
+    customFeed: lazyPage(() =>
+      import('../features/boards/custom-feed-builder').then((m) => m.CustomFeedPage),
+    ),
+    feedManager: lazyPage(() =>
+      import('../features/boards/feed-manager-page').then((m) => m.FeedManagerPage),
+    ),
+    feed: lazyPage(() => import('../features/feed/feed-page').then((m) => m.FeedPage)),
+    connectRss: lazyPage(() =>
+      import('../features/sources/connect-rss-page').then((m) => m.ConnectRssPage),
+    ),
+    connectWebsite: lazyPage(() =>
+      import('../features/sources/websites-page').then((m) => m.WebsitesPage),
+    ),
+    feedSettings: lazyPage(() =>
+      import('../features/sources/feed-settings-page').then((m) => m.FeedSettingsPage),
+    ),
   };
 }

@@ -1,5 +1,8 @@
 import type { WorkerDomain } from '../registry';
+import { boardsDomain } from './boards';
+import { documentsDomain } from './documents';
 import { notificationsDomain } from './notifications';
+import { sourcesDomain } from './sources';
 import { telemetryDomain } from './telemetry';
 import { userDomain } from './user';
 
@@ -11,4 +14,7 @@ export const productDomains: readonly WorkerDomain[] = [
   userDomain,
   notificationsDomain,
   telemetryDomain,
+  documentsDomain,
+  sourcesDomain,
+  boardsDomain,
 ];

@@ -1,0 +1,150 @@
+import type { DocumentDetail, ReadList, ReadState } from '../../contract/documents';
+import type { Db } from '../db/schema';
+import { recordChange } from '../sync/changes';
+import { iso } from '../time';
+import { CARD_COLUMNS, toDetail, type CardRow } from './cards';
+import { reserveSeqs } from './sequence';
+
+/**
+ * Documents a user may open: one of a source they follow, or their own; never one owned by
+ * someone else or from someone else's private source. Every read of a document goes through
+ * this (a document outside it answers 404, as if it did not exist).
+ */
+export const visibleDocuments = (db: Db, userId: string) =>
+  db
+    .selectFrom('documents as d')
+    .innerJoin('sources as s', 's.id', 'd.source_id')
+    .leftJoin('source_follows as f', (join) =>
+      join.onRef('f.source_id', '=', 'd.source_id').on('f.user_id', '=', userId),
+    )
+    .where((eb) =>
+      eb.and([
+        eb.or([eb('f.user_id', 'is not', null), eb('d.owner_user_id', '=', userId)]),
+        eb.or([eb('d.owner_user_id', 'is', null), eb('d.owner_user_id', '=', userId)]),
+        eb.or([eb('s.owner_user_id', 'is', null), eb('s.owner_user_id', '=', userId)]),
+      ]),
+    );
+
+/** A whole document for its preview, or undefined when the user may not see it. */
+export async function documentFor(
+  db: Db,
+  userId: string,
+  source: string,
+  deeplink: string,
+): Promise<DocumentDetail | undefined> {
+  const row = await visibleDocuments(db, userId)
+    .leftJoin('read_marks as r', (join) =>
+      join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
+    )
+    .select([...CARD_COLUMNS, 'd.html', 'd.plain_text as full_text', 'r.mark_seq'])
+    .where('d.id', '=', deeplink)
+    .where((eb) => eb.or([eb('s.key', '=', source), eb('s.id', '=', source)]))
+    .executeTakeFirst();
+  return row ? toDetail(row as CardRow & typeof row, row.mark_seq !== null) : undefined;
+}
+
+/**
+ * Marks documents read or unread for the user; documents they may not see are silently not
+ * counted. Each document whose state changed gets a 'read_status' change, so every tab and
+ * device hears of it. Call inside the request's transaction.
+ */
+export async function setReadState(
+  db: Db,
+  userId: string,
+  deeplinks: string[],
+  status: ReadState,
+  now: number,
+): Promise<number> {
+  const ids = [...new Set(deeplinks)];
+  let changed: string[];
+  if (status === 'read') {
+    const rows = await visibleDocuments(db, userId)
+      .leftJoin('read_marks as r', (join) =>
+        join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
+      )
+      .select('d.id')
+      .where('d.id', 'in', ids)
+      .where('r.document_id', 'is', null)
+      .execute();
+    changed = rows.map((r) => r.id).sort();
+    if (changed.length === 0) return 0;
+    const base = await reserveSeqs(db, changed.length);
+    await db
+      .insertInto('read_marks')
+      .values(
+        changed.map((id, i) => ({
+          user_id: userId,
+          document_id: id,
+          mark_seq: base + i,
+          updated_at: iso(now),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['user_id', 'document_id']).doNothing())
+      .execute();
+  } else {
+    changed = (
+      await db
+        .deleteFrom('read_marks')
+        .where('user_id', '=', userId)
+        .where('document_id', 'in', ids)
+        .returning('document_id')
+        .execute()
+    )
+      .map((r) => r.document_id)
+      .sort();
+  }
+  for (const deeplink of changed) {
+    await recordChange(
+      db,
+      userId,
+      {
+        entity: 'read_status',
+        entity_id: deeplink,
+        op: 'upsert',
+        data: { deeplink, read: status === 'read' },
+      },
+      now,
+    );
+  }
+  return changed.length;
+}
+
+/** The user's read documents after a cursor, oldest mark first. */
+export async function readList(
+  db: Db,
+  userId: string,
+  after: number,
+  limit: number,
+): Promise<ReadList> {
+  const rows = await db
+    .selectFrom('read_marks')
+    .select(['document_id', 'mark_seq'])
+    .where('user_id', '=', userId)
+    .where('mark_seq', '>', after)
+    .orderBy('mark_seq', 'asc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  return {
+    deeplinks: page.map((r) => r.document_id),
+    cursor: page.length ? Number(page[page.length - 1].mark_seq) : after,
+    has_more: rows.length > limit,
+  };
+}
+
+/** Whether one document is read, or undefined when the user may not see it. */
+export async function readStateOf(
+  db: Db,
+  userId: string,
+  deeplink: string,
+): Promise<ReadState | undefined> {
+  const row = await visibleDocuments(db, userId)
+    .leftJoin('read_marks as r', (join) =>
+      join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
+    )
+    .select(['d.id', 'r.mark_seq'])
+    .where('d.id', '=', deeplink)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return row.mark_seq === null ? 'unread' : 'read';
+}

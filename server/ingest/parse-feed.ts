@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { parseFeed as parseXmlFeed } from '@rowanmanning/feed-parser';
+// A dependency of @rowanmanning/feed-parser (which parses with it, leniently): its validator
+// tells a malformed feed apart from a messy one, with the line of the fault.
+import { XMLValidator } from 'fast-xml-parser';
+import { convert } from 'html-to-text';
+import type { IncomingDocument } from '../documents/store';
+import { FetchError } from './fetch-error';
+
+/**
+ * RSS 0.9x, 1.0 (RDF) and 2.0, and Atom, read with @rowanmanning/feed-parser, turned into the
+ * documents CONTENT stores. What real feeds get wrong is absorbed here: CDATA, iTunes and
+ * Media RSS images, entries without dates (updated, else now), relative links (resolved
+ * against the feed's site, else the feed's own address), items without titles (the text's
+ * first words). XML that is not well-formed is refused with the parser's words and line.
+ */
+export type ParsedFeed = {
+  format: 'rss' | 'atom';
+  title: string | null;
+  /** The site the feed is for (absolute), when it says. */
+  siteUrl: string | null;
+  items: IncomingDocument[];
+};
+
+const FEED_ROOT =
+  /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*|<\?[^>]*\?>\s*)*<(?:rss|feed|rdf:RDF|RDF)\b/i;
+
+/** Whether a body is an RSS, RDF or Atom document (by its root element). */
+export const looksLikeFeed = (text: string): boolean => FEED_ROOT.test(text.slice(0, 4096));
+
+const TITLE_WORDS = 12;
+const MAX_KEY = 400;
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Plain text of an HTML fragment (for the title fallback and the hash). */
+export const textOf = (html: string | null): string =>
+  html
+    ? convert(html, {
+        wordwrap: false,
+        selectors: [
+          { selector: 'img', format: 'skip' },
+          { selector: 'a', options: { ignoreHref: true } },
+        ],
+      })
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
+
+/** The first words of a text, as a title for an item that has none. */
+export const titleFromText = (text: string): string | null => {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  return words.length > TITLE_WORDS
+    ? `${words.slice(0, TITLE_WORDS).join(' ')}...`
+    : words.join(' ');
+};
+
+/** An absolute http(s) address, resolved against `base`; null for anything else. */
+export const absoluteUrl = (raw: string | null | undefined, base: string | null): string | null => {
+  if (!raw) return null;
+  try {
+    const url = base ? new URL(raw.trim(), base) : new URL(raw.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+};
+
+/** A stable key for an item: guid/id, else link, else a hash of its title and text. */
+export const dedupeKey = (id: string | null, link: string | null, title: string, text: string) => {
+  const key = id?.trim() || link || `sha256:${sha256(`${title}\n${text}`)}`;
+  return key.length > MAX_KEY ? `sha256:${sha256(key)}` : key;
+};
+
+/** Refuses a body that is not well-formed XML, naming the fault and its line. */
+export const assertWellFormed = (text: string): void => {
+  // A bare "&" (not an entity) is the commonest flaw of hand-made feeds and harmless to read:
+  // the lenient parser reads it as text, so only real structure faults are refused.
+  const repaired = text.replace(/&(?!#\d+;|#x[\da-f]+;|[a-z][\w.-]*;)/gi, '&amp;');
+  const result = XMLValidator.validate(repaired, { allowBooleanAttributes: true });
+  if (result !== true) {
+    const { msg, line } = result.err;
+    throw new FetchError('parse', `the feed is not well-formed XML: ${msg} (line ${line})`);
+  }
+};
+
+const unixOf = (d: Date | null): number | null => {
+  const ms = d?.getTime();
+  return ms !== undefined && Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+};
+
+export const parseFeed = (text: string, feedUrl: string, now: number): ParsedFeed => {
+  assertWellFormed(text);
+  let feed: ReturnType<typeof parseXmlFeed>;
+  try {
+    feed = parseXmlFeed(text);
+  } catch {
+    throw new FetchError('parse', 'the address is not an RSS or Atom feed');
+  }
+  const siteUrl = absoluteUrl(feed.url, feedUrl);
+  const base = siteUrl ?? feedUrl;
+  const nowUnix = Math.floor(now / 1000);
+  const items = feed.items.map((item): IncomingDocument => {
+    const link = absoluteUrl(item.url, base);
+    const html = item.content ?? item.description ?? null;
+    const plain = textOf(html);
+    // Titles are text, though some feeds put markup in them (in CDATA).
+    const given = item.title?.includes('<') ? textOf(item.title) : item.title?.trim();
+    const title = given || titleFromText(plain);
+    const image = item.image?.url ?? item.media.find((m) => m.image)?.image ?? null;
+    return {
+      dedupe_key: dedupeKey(item.id, link, title ?? '', plain),
+      title,
+      url: link,
+      unix: unixOf(item.published) ?? unixOf(item.updated) ?? nowUnix,
+      html,
+      text: plain || null,
+      thumbnail: absoluteUrl(image, base),
+      categories: item.categories
+        .map((c) => (c.label ?? c.term).trim())
+        .filter((c) => c.length > 0),
+      mime_type: 'text/html',
+    };
+  });
+  const format = feed.meta.type === 'atom' ? 'atom' : 'rss';
+  return { format, title: feed.title?.trim() || null, siteUrl, items };
+};

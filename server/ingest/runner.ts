@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { SourceKind } from '../../contract/sources';
+import type { Database, DialectName } from '../db/schema';
+import { insertDocuments, type IncomingDocument } from '../documents/store';
+import { iso } from '../time';
+import type { FetchOptions } from './fetch';
+import { describeError } from './fetch-error';
+import { claimJobs, ensureJobs, LeaseLost, updateLeasedJob, type ClaimedJob } from './jobs';
+import { filingsPreset } from './presets';
+import { readSource } from './read';
+
+/**
+ * The ingestion runner: every `intervalMs` it claims due jobs (jobs.ts: leases, so several
+ * servers on one database share them) and runs up to `concurrency` at once. A job reads its
+ * source (read.ts) and stores what is new: documents and the job's next state commit in one
+ * transaction (a long feed in batches of `batchSize`, each renewing the lease; the last one
+ * carries the job's validators and next run). A crash loses nothing: the uncommitted part is
+ * read again when the lease lapses, and UNIQUE (source_id, dedupe_key) makes re-reading what
+ * was committed a no-op. A failure backs off (1 min, doubling, at most 6 h) and records why in
+ * words a user understands.
+ */
+export type IngestRunnerOptions = {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  now: () => number;
+  log: (line: string) => void;
+  /** This runner's name in lease_owner; unique per process by default. */
+  owner?: string;
+  /** How often due jobs are looked for (default 1 s). */
+  intervalMs?: number;
+  /** Jobs run at once (default 4). */
+  concurrency?: number;
+  /** How long a claim holds before another runner may take the job (default 60 s). */
+  leaseMs?: number;
+  /** Documents per transaction (default 1000). */
+  batchSize?: number;
+  /** Outbound fetch settings (allowPrivate, limits, user agent). */
+  fetch?: FetchOptions;
+  /** Poll interval per source kind (default rss 15 min, website 30 min, filings per preset). */
+  pollMs?: Partial<Record<SourceKind, number>>;
+};
+
+export type IngestRunner = {
+  /** Starts ticking. */
+  start(): void;
+  /** Stops ticking, aborts fetches in flight, waits for running jobs to settle. */
+  stop(): Promise<void>;
+  /** Runs every due job now (claiming as usual) until none is due; answers how many ran. */
+  runDue(): Promise<number>;
+};
+
+const MINUTE = 60_000;
+const DEFAULT_POLL: Record<SourceKind, number> = {
+  rss: 15 * MINUTE,
+  website: 30 * MINUTE,
+  filings: 15 * MINUTE,
+  builtin: 24 * 60 * MINUTE,
+};
+const MAX_BACKOFF = 6 * 60 * MINUTE;
+const ENSURE_EVERY_MS = 30_000;
+
+export const backoffMs = (attempts: number): number =>
+  Math.min(MINUTE * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF);
+
+export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
+  const { db, dialect, now, log } = opts;
+  const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const concurrency = opts.concurrency ?? 4;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const batchSize = opts.batchSize ?? 1000;
+  const abort = new AbortController();
+  const inflight = new Set<Promise<void>>();
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let ticking = false;
+  let lastEnsure = -Infinity;
+  let stopping = false;
+
+  const pollOf = (job: ClaimedJob) => {
+    const preset = job.source.kind === 'filings' ? filingsPreset(job.source.key) : undefined;
+    return (
+      opts.pollMs?.[job.source.kind] ??
+      (preset ? preset.pollMinutes * MINUTE : DEFAULT_POLL[job.source.kind])
+    );
+  };
+
+  /** Stores all but the last batch, each with a renewed lease; answers the count and the rest. */
+  const storeHead = async (job: ClaimedJob, items: IncomingDocument[], baseUrl: string) => {
+    const batches: IncomingDocument[][] = [];
+    for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize));
+    let added = 0;
+    for (const batch of batches.slice(0, -1)) {
+      if (stopping) throw new Error('stopping');
+      await db.transaction().execute(async (trx) => {
+        const t = now();
+        added += (await insertDocuments(trx, job.source.id, batch, { now: t, baseUrl })).inserted;
+        await updateLeasedJob(trx, job.source.id, owner, { lease_until: iso(t + leaseMs) });
+      });
+    }
+    return { added, last: batches.at(-1) ?? [] };
+  };
+
+  const runJob = async (job: ClaimedJob): Promise<void> => {
+    const id = job.source.id;
+    try {
+      const outcome = await readSource(job.source, {
+        now: now(),
+        etag: job.etag,
+        lastModified: job.lastModified,
+        fetch: { ...opts.fetch, signal: abort.signal },
+      });
+      const { added, last } =
+        outcome.status === 'ok'
+          ? await storeHead(job, outcome.items, outcome.baseUrl)
+          : { added: 0, last: [] };
+      await db.transaction().execute(async (trx) => {
+        const t = now();
+        const inserted =
+          outcome.status === 'ok' && last.length > 0
+            ? (await insertDocuments(trx, id, last, { now: t, baseUrl: outcome.baseUrl })).inserted
+            : 0;
+        await updateLeasedJob(trx, id, owner, {
+          state: 'ok',
+          run_at: iso(t + pollOf(job)),
+          lease_owner: null,
+          lease_until: null,
+          attempts: 0,
+          ...(outcome.status === 'ok'
+            ? { etag: outcome.etag, last_modified: outcome.lastModified }
+            : {}),
+          last_run_at: iso(t),
+          last_error: null,
+          last_new: added + inserted,
+        });
+      });
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        log(`ingest: ${err.message}; its run is dropped`);
+        return;
+      }
+      const t = now();
+      if (stopping) {
+        // Shutting down: hand the job back untouched, due at once for whoever runs next.
+        await updateLeasedJob(db, id, owner, {
+          state: 'pending',
+          lease_owner: null,
+          lease_until: null,
+        }).catch(() => {});
+        return;
+      }
+      const message = describeError(err);
+      if (message.includes('internal error')) log(`ingest ${id} failed: ${String(err)}`);
+      const attempts = job.attempts + 1;
+      await updateLeasedJob(db, id, owner, {
+        state: 'error',
+        run_at: iso(t + backoffMs(attempts)),
+        lease_owner: null,
+        lease_until: null,
+        attempts,
+        last_run_at: iso(t),
+        last_error: message,
+        last_new: 0,
+      }).catch((e: unknown) => log(`ingest ${id}: could not record the failure: ${String(e)}`));
+    }
+  };
+
+  const track = (p: Promise<void>) => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    return p;
+  };
+
+  const claim = async (limit: number) => {
+    if (now() - lastEnsure >= ENSURE_EVERY_MS) {
+      lastEnsure = now();
+      await ensureJobs(db, now());
+    }
+    return claimJobs(db, dialect, { owner, now: now(), leaseMs, limit });
+  };
+
+  const tick = async () => {
+    if (ticking || stopping) return;
+    ticking = true;
+    try {
+      const jobs = await claim(concurrency - inflight.size);
+      for (const job of jobs) track(runJob(job));
+    } catch (err) {
+      if (!stopping) log(`ingest: could not claim jobs: ${String(err)}`);
+    } finally {
+      ticking = false;
+    }
+  };
+
+  return {
+    start() {
+      if (timer || stopping) return;
+      timer = setInterval(() => void tick(), opts.intervalMs ?? 1000);
+      timer.unref();
+      void tick();
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      abort.abort();
+      await Promise.allSettled([...inflight]);
+    },
+    async runDue() {
+      let ran = 0;
+      lastEnsure = -Infinity;
+      for (let round = 0; round < 1000 && !stopping; round++) {
+        const jobs = await claim(concurrency);
+        if (jobs.length === 0) break;
+        await Promise.all(jobs.map((job) => track(runJob(job))));
+        ran += jobs.length;
+      }
+      return ran;
+    },
+  };
+};

@@ -1,0 +1,22 @@
+import { useEffect, useState } from 'react';
+import { FEED_LOADING_STEP_MS, FEED_LOADING_TEXTS } from '../../../contract/boards';
+
+/**
+ * The loading text while a feed is being created (002 §2): a new message every 2000 ms,
+ * staying on the last. Null while nothing is being created.
+ */
+export function useFeedLoadingText(active: boolean): string | null {
+  const [step, setStep] = useState(0);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => {
+      setStep((n) => Math.min(n + 1, FEED_LOADING_TEXTS.length - 1));
+    }, FEED_LOADING_STEP_MS);
+    return () => {
+      clearInterval(timer);
+      // The next creation starts from the first message.
+      setStep(0);
+    };
+  }, [active]);
+  return active ? FEED_LOADING_TEXTS[step] : null;
+}

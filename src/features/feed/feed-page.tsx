@@ -1,0 +1,96 @@
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useId } from 'react';
+import { FeedSort } from '../../../contract/boards';
+import { isMobile } from '../../lib/breakpoints';
+import { useViewportWidth } from '../../layout/use-viewport-width';
+import { SourceHeader } from '../sources/source-header';
+import { useFollowedSources } from '../sources/use-sources';
+import { FeedEmptyState } from './empty-state';
+import { ALL_TAB, selectedTab, shownTabs, windowTab, type TabKey } from './feed-tabs';
+import { FeedList } from './feed-list';
+import { FeedTabsBar, SortMenu, useFeedTabs } from './feed-toolbar';
+import { feedViewOf } from './feed-view';
+
+/**
+ * The feed screen for /feeds/home and its suffix views, /feeds/{board} and its sub-views, and
+ * /apps/{source} (feed-view.ts says which documents each shows). The tab and the sort live in
+ * the address (`category_tab`, `sort`), so a link or a reload opens the same view.
+ */
+export function FeedPage() {
+  const location = useRouterState({ select: (s) => s.location });
+  const navigate = useNavigate();
+  const panelId = useId();
+  const mobile = isMobile(useViewportWidth());
+  const search = location.search as Record<string, unknown>;
+  const view = feedViewOf(location.pathname);
+  const infos = useFeedTabs(
+    view?.board ?? '',
+    view?.source ?? null,
+    view === null || view.emptyFamily !== null,
+  );
+  const sources = useFollowedSources();
+
+  if (view === null) return null;
+  const requested = typeof search.category_tab === 'string' ? search.category_tab : undefined;
+  const parsedSort = FeedSort.safeParse(search.sort);
+  const sort: FeedSort = parsedSort.success ? parsedSort.data : 'latest';
+  const tabs = infos === null ? null : shownTabs(infos, view.tabs);
+  const tab = selectedTab({ requested, offered: view.tabs, tabs });
+  const source = view.source ? sources?.find((s) => s.key === view.source) : undefined;
+
+  const setSearch = (patch: Record<string, string | undefined>) =>
+    void navigate({
+      to: '.',
+      search: (prev: Record<string, unknown>) => {
+        const next: Record<string, unknown> = { ...prev, ...patch };
+        for (const [key, value] of Object.entries(patch)) if (value === undefined) delete next[key];
+        return next;
+      },
+    });
+  const selectTab = (key: TabKey) =>
+    setSearch({ category_tab: key === ALL_TAB && view.tabs === null ? undefined : key });
+
+  return (
+    <section className="feed-page">
+      {view.source ? (
+        <SourceHeader sourceKey={view.source} source={source} loaded={sources !== null} />
+      ) : null}
+      {view.emptyFamily !== null ? (
+        <FeedEmptyState family={view.emptyFamily} help={view.help} />
+      ) : (
+        <>
+          <div className="feed-toolbar">
+            <FeedTabsBar
+              tabs={tabs ?? []}
+              selected={tab}
+              panelId={panelId}
+              onSelect={selectTab}
+            />
+            <SortMenu
+              value={sort}
+              onChange={(next) => setSearch({ sort: next === 'latest' ? undefined : next })}
+            />
+          </div>
+          <div
+            id={panelId}
+            role="tabpanel"
+            aria-labelledby={tab && tabs?.length ? `feed-tab-${tab}` : undefined}
+            aria-label={tab && tabs?.length ? undefined : 'Documents'}
+          >
+            {tab !== null ? (
+              <FeedList
+                key={`${view.board}|${view.source ?? ''}|${tab}|${sort}`}
+                view={view}
+                tab={windowTab(tab)}
+                sort={sort}
+                label="Documents"
+                mobile={mobile}
+                sourceLabel={view.source ? (source?.label ?? view.source) : undefined}
+              />
+            ) : null}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { DocumentDetail } from '../../../contract/documents';
+import { isMobile } from '../../lib/breakpoints';
+import { formatPublished } from '../../lib/format';
+import { userMessage } from '../../lib/user-message';
+import { useViewportWidth } from '../../layout/use-viewport-width';
+import { useShell } from '../../shell-context';
+import { showToast } from '../../shell/toasts';
+import { cardFields, originalLink } from './card-rules';
+import { PillTags } from './pill-tags';
+import { sanitizeDocumentHtml } from './sanitize-html';
+
+/**
+ * The preview overlay's contents (overlay-type=preview, 000 §2): the document from doc.get (the
+ * mirror when it holds it, else the server), its HTML sanitised again in the page, its typed
+ * fields and categories, "Open original" for an http(s) address only, and mark read/unread.
+ */
+export function PreviewPanel(props: { params: Record<string, string> }) {
+  useSignals();
+  const { client, state } = useShell();
+  const { source, deeplink } = props.params;
+  const [doc, setDoc] = useState<DocumentDetail | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    let alive = true;
+    setDoc(null);
+    setError(null);
+    client.call('doc.get', { source, deeplink }).then(
+      (answer) => alive && setDoc(answer),
+      (failure: unknown) => alive && setError(failure),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [client, source, deeplink, round]);
+
+  // Marked in another tab (or from the card behind): show the same state here.
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        if (event.type !== 'changed' || event.store !== 'read_status') return;
+        if (event.keys !== null && !event.keys.includes(deeplink)) return;
+        void client.call('doc.readState', { deeplinks: [deeplink] }).then(
+          (states) => {
+            const read = states[deeplink];
+            if (read !== undefined) setDoc((was) => (was ? { ...was, read } : was));
+          },
+          () => {},
+        );
+      }),
+    [client, deeplink],
+  );
+
+  if (error !== null) {
+    return (
+      <div className="form-error" role="alert">
+        {userMessage(error)}{' '}
+        <button type="button" className="button secondary small" onClick={() => setRound((n) => n + 1)}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (doc === null) {
+    return (
+      <p className="muted" role="status">
+        Loading the document…
+      </p>
+    );
+  }
+
+  const toggleRead = () => {
+    const read = !doc.read;
+    setDoc({ ...doc, read });
+    client
+      .call('doc.setRead', { deeplinks: [doc.deeplink], status: read ? 'read' : 'unread' })
+      .catch((failure: unknown) => {
+        setDoc((was) => (was ? { ...was, read: !read } : was));
+        showToast('error', userMessage(failure));
+      });
+  };
+  return (
+    <PreviewDocument
+      doc={doc}
+      onToggleRead={state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined}
+    />
+  );
+}
+
+function PreviewDocument(props: { doc: DocumentDetail; onToggleRead?: () => void }) {
+  const { doc } = props;
+  const titleId = useId();
+  const mobile = isMobile(useViewportWidth());
+  const original = originalLink(doc.link);
+  const fields = cardFields(doc);
+  const html = useMemo(() => sanitizeDocumentHtml(doc.content), [doc.content]);
+  const body = useRef<HTMLDivElement>(null);
+
+  // Images that fail to load are hidden (002 §5); 'error' does not bubble, so listen capturing.
+  useEffect(() => {
+    const element = body.current;
+    if (!element) return undefined;
+    const hide = (event: Event) => {
+      if (event.target instanceof HTMLImageElement) event.target.hidden = true;
+    };
+    element.addEventListener('error', hide, true);
+    return () => element.removeEventListener('error', hide, true);
+  }, [html]);
+
+  return (
+    <article className="preview-document" aria-labelledby={titleId}>
+      <p className="card-meta">
+        <span className="card-source">{doc.label}</span>
+        <span aria-hidden="true"> · </span>
+        <time dateTime={new Date(doc.unix * 1000).toISOString()}>
+          {formatPublished(doc.unix, new Date())}
+        </time>
+      </p>
+      <h3 id={titleId} className="preview-title">
+        {doc.title.trim() || doc.label}
+      </h3>
+      {fields.length > 0 ? (
+        <dl className="card-fields">
+          {fields.map((field) => (
+            <div key={field.label}>
+              <dt>{field.label}</dt>
+              <dd>{field.value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <PillTags tags={doc.categories} mobile={mobile} />
+      <div className="preview-actions">
+        {original ? (
+          <a className="button secondary small" href={original} target="_blank" rel="noopener noreferrer">
+            Open original
+          </a>
+        ) : null}
+        {props.onToggleRead ? (
+          <button type="button" className="button secondary small" onClick={props.onToggleRead}>
+            {doc.read ? 'Mark as unread' : 'Mark as read'}
+          </button>
+        ) : null}
+      </div>
+      {html.trim() ? (
+        <div ref={body} className="preview-body" dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <div ref={body} className="preview-body">
+          {doc.body
+            .split(/\n{2,}/)
+            .filter((p) => p.trim())
+            .map((paragraph, i) => (
+              <p key={i}>{paragraph}</p>
+            ))}
+        </div>
+      )}
+    </article>
+  );
+}

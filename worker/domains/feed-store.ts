@@ -1,0 +1,262 @@
+import { feedSortText, type boards, type FeedEntry, type FeedSort } from '../../contract/boards';
+import {
+  feedTabOf,
+  type CategoryTabInfo,
+  type FeedTabKey,
+  type ResultCard,
+} from '../../contract/documents';
+import type { Mirror, StoreSpec, WindowQuery } from '../mirror';
+import type { DomainContext, StoreOf } from '../registry';
+import type { Owner } from '../session';
+
+/**
+ * The feed mirror, store 'feed_entries': one record per (feed, document) holding the card and
+ * the fields each sort and tab reads by index range, so a window of a 100k-item feed is an
+ * index walk from the nearest anchor (mirror-reads.ts), never a scan. Beside the entries, one
+ * meta record per feed (no index fields, so no index holds it) says how far the mirror has
+ * come and keeps the mirrored count per tab, moved by every write, so a total costs one get.
+ */
+
+export type S = StoreOf<typeof boards>;
+export type Ctx = DomainContext<S>;
+export const FEED = 'feed_entries' satisfies S;
+
+/** An index key within one scope: a feed, or one source's documents in a feed. */
+type ScopedKeys = Array<Array<string | number>>;
+
+export type EntryRecord = {
+  id: string;
+  feed: string;
+  doc: string;
+  tab: FeedTabKey;
+  source: string;
+  unix: number;
+  entry_seq: number;
+  card: ResultCard;
+  /**
+   * Index keys, one per scope (the feed, and the feed narrowed to the document's source): the
+   * indexes are multiEntry, so one index serves both. Company and category keys hold -unix, so
+   * one value's documents list newest first.
+   */
+  k_time: ScopedKeys;
+  k_tab_time: ScopedKeys;
+  k_company: ScopedKeys;
+  k_tab_company: ScopedKeys;
+  k_category: ScopedKeys;
+  k_tab_category: ScopedKeys;
+};
+
+/** Where the feed's mirror stands. */
+export type FeedMeta = {
+  id: string;
+  board: string;
+  /** This mirror of the feed: a reset makes a new one, and work for an old one is dropped. */
+  gen: string;
+  /** The definition version the entries belong to. */
+  version: number;
+  /** Entry changes through this sequence number are applied (after_seq follows from it). */
+  seq: number;
+  /** The newest-first prefix: backfill has begun, goes on from `next`, ends at `boundary`. */
+  started: boolean;
+  next: string | null;
+  /** The oldest [unix, doc] of the prefix: every entry at or above it is mirrored. */
+  boundary: [number, string] | null;
+  /** The prefix is the whole feed. */
+  complete: boolean;
+  /** The server's counts ('*': all tabs), until the mirror is complete. */
+  server: Record<string, number>;
+  /** Entries the mirror holds, by countKey(source, tab). */
+  counts: Record<string, number>;
+};
+
+/** The key of a mirrored count: per source (null: all) and tab (null: all). */
+export const countKey = (source: string | null, tab: string | null) =>
+  `${source ?? ''}|${tab ?? '*'}`;
+
+const SEP = '|';
+export const entryKey = (feed: string, doc: string) => `${feed}${SEP}${doc}`;
+export const metaKey = (feed: string) => `#${feed}`;
+export const tabsKey = (feed: string) => `#tabs:${feed}`;
+/** Every entry key of a feed (board ids and document ids never hold SEP). */
+export const feedRange = (feed: string) => ({
+  lower: `${feed}${SEP}`,
+  upper: `${feed}${SEP}\uffff`,
+});
+
+const scopeOf = (feed: string, source: string | null) =>
+  source === null ? feed : `${feed}${SEP}${source}`;
+
+const INDEXES = ['time', 'tab_time', 'company', 'tab_company', 'category', 'tab_category'];
+export const FEED_ENTRIES_SPEC: StoreSpec = {
+  keyPath: 'id',
+  indexes: {
+    ...Object.fromEntries(INDEXES.map((name) => [name, { keyPath: `k_${name}`, multiEntry: true }])),
+    /** A document's entries in every feed (its read state changed). */
+    doc: { keyPath: 'doc' },
+  },
+  version: 1,
+};
+
+export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryRecord => {
+  const card: ResultCard & Partial<Pick<FeedEntry, 'entry_seq' | 'removed'>> = { ...entry };
+  const entrySeq = card.entry_seq ?? card.seq;
+  delete card.entry_seq;
+  delete card.removed;
+  const { doc_id: doc, unix } = card;
+  const tab = feedTabOf(card);
+  const company = feedSortText(card.company_name);
+  const category = feedSortText(card.categories[0]);
+  const scopes = [scopeOf(feed, null), scopeOf(feed, card.source)];
+  const keys = (...fields: Array<string | number>) => scopes.map((scope) => [scope, ...fields]);
+  return {
+    id: entryKey(feed, doc),
+    feed,
+    doc,
+    tab,
+    source: card.source,
+    unix,
+    entry_seq: entrySeq,
+    card,
+    k_time: keys(unix, doc),
+    k_tab_time: keys(tab, unix, doc),
+    k_company: keys(company, -unix, doc),
+    k_tab_company: keys(tab, company, -unix, doc),
+    k_category: keys(category, -unix, doc),
+    k_tab_category: keys(tab, category, -unix, doc),
+  };
+};
+
+/** The index walk of a sort within a feed (a source, a tab): its index, direction and bounds. */
+export function windowQuery(
+  feed: string,
+  view: { source: string | null; tab: FeedTabKey | null; sort: FeedSort },
+  offset: number,
+  count: number,
+): WindowQuery {
+  const { source, tab, sort } = view;
+  const field = sort === 'latest' || sort === 'oldest' ? 'time' : sort.split('_')[0];
+  const prefix: string[] = [scopeOf(feed, source), ...(tab === null ? [] : [tab])];
+  // Arrays sort after every number and string: [...prefix, []] is above each entry's key.
+  return {
+    index: tab === null ? field : `tab_${field}`,
+    direction: sort === 'latest' || sort.endsWith('_desc') ? 'prev' : 'next',
+    lower: prefix,
+    upper: [...prefix, []],
+    offset,
+    count,
+  };
+}
+
+/** Whether [unix, doc] sorts at or above the prefix's boundary (newest first). */
+export const withinPrefix = (meta: FeedMeta, unix: number, doc: string) =>
+  meta.complete ||
+  (meta.boundary !== null &&
+    (unix > meta.boundary[0] || (unix === meta.boundary[0] && doc >= meta.boundary[1])));
+
+/** The keys of every feed entry showing one of `docs`. */
+export async function feedKeysOfDocs(mirror: Mirror<string>, docs: string[]): Promise<string[]> {
+  const keys: string[] = [];
+  for (const doc of docs) {
+    const found = await mirror.window(FEED, { index: 'doc', lower: doc, upper: doc, count: 500 });
+    keys.push(...found.keys);
+  }
+  return keys;
+}
+
+/** The cached tab list of a feed (GET /boards/{id}/metadata) and when it was fetched. */
+export type TabsRecord = { id: string; tabs: CategoryTabInfo[]; fetched_at: number };
+
+export type WriteOutcome = { keys: string[]; meta: FeedMeta } | 'stale' | 'ended';
+
+/**
+ * One write to a feed's mirror, in one transaction with its meta: entries upserted (or
+ * deleted when `removed`), the mirrored counts moved by what really changed, `update` applied
+ * to the meta. Refused ('stale') when the feed's mirror is not generation `gen` any more (it
+ * was reset), or ('ended') when the session that fetched the entries has ended. With no meta
+ * and `create`, the meta is created.
+ */
+export async function writeFeed(
+  ctx: Ctx,
+  owner: Owner,
+  feed: string,
+  options: {
+    gen: string | null;
+    entries: FeedEntry[];
+    /** Given the count moves by countKey. */
+    update?: (meta: FeedMeta, delta: Record<string, number>) => FeedMeta;
+    create?: FeedMeta;
+  },
+): Promise<WriteOutcome> {
+  const mirror = await ctx.mirror;
+  return mirror.transact([FEED, 'kv'], async (tx) => {
+    if (!owner.guard.holds(await tx.get('kv', owner.guard.key))) return 'ended';
+    let meta = await tx.get<FeedMeta>(FEED, metaKey(feed));
+    if (!meta) {
+      if (!options.create) return 'stale';
+      meta = options.create;
+    } else if (options.gen !== null && meta.gen !== options.gen) return 'stale';
+    const records = options.entries.map((e) => ({ removed: e.removed, record: toRecord(feed, e) }));
+    const before = await Promise.all(records.map(({ record }) => tx.get<EntryRecord>(FEED, record.id)));
+    const now = new Map<string, EntryRecord | undefined>();
+    records.forEach(({ record }, i) => {
+      if (!now.has(record.id)) now.set(record.id, before[i]);
+    });
+    /** Moves of the mirrored counts, by countKey. */
+    const delta: Record<string, number> = {};
+    const move = (entry: EntryRecord, by: number) => {
+      for (const source of [null, entry.source]) {
+        for (const tab of [null, entry.tab]) {
+          const key = countKey(source, tab);
+          delta[key] = (delta[key] ?? 0) + by;
+        }
+      }
+    };
+    const keys: string[] = [];
+    for (const { removed, record } of records) {
+      const old = now.get(record.id);
+      if (old) move(old, -1);
+      if (!removed) move(record, 1);
+      now.set(record.id, removed ? undefined : record);
+      tx.put({ store: FEED, key: record.id, value: removed ? undefined : record });
+      keys.push(record.id);
+    }
+    const counts = { ...meta.counts };
+    for (const [tab, by] of Object.entries(delta)) counts[tab] = Math.max(0, (counts[tab] ?? 0) + by);
+    const base = { ...meta, counts };
+    const next = options.update ? options.update(base, delta) : base;
+    tx.put({ store: FEED, key: next.id, value: next });
+    return { keys, meta: next };
+  });
+}
+
+/** Deletes a feed's entries and meta (its definition changed, or its mirror is stale). */
+export async function clearFeed(ctx: Ctx, owner: Owner, feed: string): Promise<boolean> {
+  const mirror = await ctx.mirror;
+  return mirror.transact([FEED, 'kv'], async (tx) => {
+    if (!owner.guard.holds(await tx.get('kv', owner.guard.key))) return false;
+    tx.deleteRange(FEED, feedRange(feed));
+    tx.put({ store: FEED, key: metaKey(feed), value: undefined });
+    return true;
+  });
+}
+
+export const readMeta = async (ctx: Ctx, feed: string) =>
+  (await ctx.mirror).get<FeedMeta>(FEED, metaKey(feed));
+
+export const newMeta = (
+  feed: string,
+  gen: string,
+  page: { version: number; seq: number },
+): FeedMeta => ({
+  id: metaKey(feed),
+  board: feed,
+  gen,
+  version: page.version,
+  seq: page.seq,
+  started: false,
+  next: null,
+  boundary: null,
+  complete: false,
+  server: {},
+  counts: {},
+});

@@ -1,0 +1,237 @@
+import type { FeedSort } from '../../contract/boards';
+import {
+  FEED_TABS,
+  type CategoryTabInfo,
+  type FeedTabKey,
+  type ResultCard,
+} from '../../contract/documents';
+import { isNetworkError } from '../api-client';
+import type { Mirror } from '../mirror';
+import { sessionChanged } from '../reads';
+import type { Owner } from '../session';
+import {
+  countKey,
+  FEED,
+  metaKey,
+  readMeta,
+  tabsKey,
+  toRecord,
+  windowQuery,
+  withinPrefix,
+  writeFeed,
+  type Ctx,
+  type EntryRecord,
+  type FeedMeta,
+  type TabsRecord,
+} from './feed-store';
+import {
+  backfillPage,
+  currentOwner,
+  ensureBackfill,
+  feedState,
+  fetchDocs,
+  follow,
+  startMeta,
+} from './feed-sync';
+import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
+
+/**
+ * 'feed.window': a window of a feed in any sort and tab, from the mirror's indexes. The first
+ * window of a feed the mirror does not hold yet is the server's page for it (first paint),
+ * after which the mirror backfills in the background; until the mirror is complete, a window
+ * it cannot answer exactly (past the newest-first prefix, or in another order) is the server's
+ * page too, and the total is the server's count.
+ */
+
+export type WindowInput = {
+  board: string;
+  /** Only this source's documents (its key), or null for every source of the feed. */
+  source?: string | null;
+  tab: FeedTabKey | null;
+  sort: FeedSort;
+  offset: number;
+  count: number;
+};
+export type FeedRow = ResultCard & { read: boolean };
+export type FeedWindow = { offset: number; rows: FeedRow[]; total: number; complete: boolean };
+
+/** The tab list is fetched again after this (002 §7: feeds fresh for 15 s). */
+const TABS_FRESH_MS = 15_000;
+
+const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
+  const read = await readStates((await ctx.mirror) as Mirror<string>, cards.map((c) => c.doc_id));
+  return cards.map((card, i) => ({ ...card, read: read[i] }));
+};
+
+/** Follows the feed once per worker (it may have missed changes), and backfills the rest. */
+function keepCurrent(ctx: Ctx, owner: Owner, meta: FeedMeta) {
+  const state = feedState(ctx, owner, meta.board);
+  if (!state.caughtUp && !state.follow) ctx.track(follow(ctx, owner, meta.board).catch(() => {}));
+  if (!meta.complete) void ensureBackfill(ctx, owner, meta.board);
+}
+
+/** The feed's first window, from the server, kept as the start of its mirror. */
+async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<FeedWindow> {
+  const { board, tab, sort, offset, count } = input;
+  const page = await fetchDocs(
+    ctx,
+    board,
+    { num_docs: count, start_from: offset, sort, ...(tab ? { tab } : {}) },
+    false,
+  );
+  const top = offset === 0 && tab === null && sort === 'latest';
+  const create = startMeta(board, page, top);
+  if (tab) create.server = { [tab]: page.count };
+  const kept = page.documents.filter((d) => !d.removed);
+  const outcome = await writeFeed(ctx, owner, board, { gen: null, entries: kept, create });
+  if (outcome === 'ended') throw sessionChanged('feed.window');
+  feedState(ctx, owner, board).caughtUp = true;
+  void ensureBackfill(ctx, owner, board);
+  const complete = typeof outcome === 'object' && outcome.meta.complete;
+  const cards = kept.map((d) => toRecord(board, d).card);
+  return { offset, rows: await withRead(ctx, cards), total: page.count, complete };
+}
+
+/**
+ * The total of the window's list: the mirror's count once complete, else the server's (for a
+ * source the server does not count: what the mirror holds so far).
+ */
+async function totalOf(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
+  const { source = null, tab } = input;
+  const mirrored = meta.counts[countKey(source, tab)] ?? 0;
+  if (meta.complete || source !== null) return mirrored;
+  const key = tab ?? '*';
+  const known = meta.server[key];
+  if (known !== undefined) return known;
+  const page = await fetchDocs(ctx, meta.board, { num_docs: 0, tab: tab ?? undefined }, false);
+  await writeFeed(ctx, owner, meta.board, {
+    gen: meta.gen,
+    entries: [],
+    update: (m) => ({ ...m, server: { ...m.server, [key]: page.count } }),
+  });
+  return page.count;
+}
+
+/** Whether the mirror's rows are exactly the feed's rows at these positions. */
+function covered(meta: FeedMeta, input: WindowInput, rows: EntryRecord[], total: number) {
+  if (meta.complete) return true;
+  if (input.sort !== 'latest') return false;
+  const last = rows[rows.length - 1];
+  if (last && !withinPrefix(meta, last.unix, last.doc)) return false;
+  if (rows.length === input.count) return true;
+  // Fewer rows than asked: the end of the list, if the server's count says so.
+  return !input.source && input.offset + rows.length >= total;
+}
+
+/** The server's page for a window the mirror cannot answer yet, kept for later windows. */
+async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
+  const { board, tab, sort, offset, count } = input;
+  const page = await fetchDocs(
+    ctx,
+    board,
+    { num_docs: count, start_from: offset, sort, ...(tab ? { tab } : {}) },
+    false,
+  );
+  const removed = feedState(ctx, owner, board).removed;
+  const kept = page.documents.filter((d) => !d.removed && !removed.has(d.doc_id));
+  // The page's entries are the feed's: kept (without moving the prefix) for later windows.
+  await writeFeed(ctx, owner, board, {
+    gen: meta.gen,
+    entries: kept,
+    update: (m) => ({ ...m, server: { ...m.server, [tab ?? '*']: page.count } }),
+  });
+  const cards = kept.map((d) => toRecord(board, d).card);
+  return { offset, rows: await withRead(ctx, cards), total: page.count, complete: false };
+}
+
+export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<FeedWindow> {
+  const owner = currentOwner(ctx);
+  const { board, source = null, offset, count } = input;
+  void ensureReadList(ctx as unknown as ReadCtx, false);
+  let meta = await readMeta(ctx, board);
+  if (!meta && source === null) return firstWindow(ctx, owner, input);
+  if (!meta) {
+    // A source's view: the server pages the feed only, so the mirror starts from its top page.
+    await backfillPage(ctx, owner, board, feedState(ctx, owner, board));
+    meta = await readMeta(ctx, board);
+    if (!meta) throw sessionChanged('feed.window');
+  }
+  keepCurrent(ctx, owner, meta);
+  const mirror = await ctx.mirror;
+  const view = { source, tab: input.tab, sort: input.sort };
+  const { rows } = await mirror.window<EntryRecord>(FEED, windowQuery(board, view, offset, count));
+  let total: number;
+  try {
+    total = await totalOf(ctx, owner, meta, input);
+  } catch (error) {
+    if (!isNetworkError(error)) throw error;
+    total = meta.counts[countKey(source, input.tab)] ?? 0;
+  }
+  const cards = rows.map((r) => r.card);
+  const fromMirror = async () => ({
+    offset,
+    rows: await withRead(ctx, cards),
+    total: Math.max(total, offset + rows.length),
+    complete: meta.complete,
+  });
+  if (covered(meta, input, rows, total) || source !== null) return fromMirror();
+  try {
+    return await serverWindow(ctx, owner, meta, input);
+  } catch (error) {
+    // Offline: what the mirror holds beats nothing.
+    if (isNetworkError(error)) return fromMirror();
+    throw error;
+  }
+}
+
+/** 'feed.refresh': the feed's new entries now; answers its total. */
+export async function refreshFeed(ctx: Ctx, board: string) {
+  const owner = currentOwner(ctx);
+  const meta = await readMeta(ctx, board);
+  if (!meta) {
+    const top = { board, tab: null, sort: 'latest' as const, offset: 0, count: 50 };
+    const first = await firstWindow(ctx, owner, top);
+    return { total: first.total };
+  }
+  await follow(ctx, owner, board);
+  const now = (await readMeta(ctx, board)) ?? meta;
+  return { total: now.complete ? (now.counts[countKey(null, null)] ?? 0) : (now.server['*'] ?? 0) };
+}
+
+/**
+ * 'feed.tabs': the server's tabs (fresh 15 s), with the mirror's counts once complete. A
+ * source's view counts what the mirror holds of it (the server does not count per source).
+ */
+export async function feedTabs(
+  ctx: Ctx,
+  board: string,
+  source: string | null,
+): Promise<CategoryTabInfo[]> {
+  const owner = currentOwner(ctx);
+  const mirror = await ctx.mirror;
+  let record = await mirror.get<TabsRecord>(FEED, tabsKey(board));
+  if (!record || ctx.clock.now() - record.fetched_at >= TABS_FRESH_MS) {
+    try {
+      const answer = await ctx.client.call('boardMetadata', {
+        params: { id: board },
+        signal: ctx.signal(),
+        variant: ctx.variant(),
+      });
+      record = { id: tabsKey(board), tabs: answer.category_tabs, fetched_at: ctx.clock.now() };
+      await ctx.reads.store([{ store: FEED, key: record.id, value: record }], owner, false);
+    } catch (error) {
+      if (!record || !isNetworkError(error)) throw error;
+    }
+  }
+  const meta = await mirror.get<FeedMeta>(FEED, metaKey(board));
+  if (source === null && !meta?.complete) return record.tabs;
+  const count = (tab: string) => meta?.counts[countKey(source, tab)] ?? 0;
+  const counted = record.tabs.map((t) => ({ ...t, data: count(t.key) }));
+  const listed = new Set(counted.map((t) => t.key));
+  for (const tab of FEED_TABS) {
+    if (!listed.has(tab.key) && count(tab.key) > 0) {
+      counted.push({ key: tab.key, label: tab.label, data: count(tab.key), icon: tab.key });
+    }
+  }
+  return source === null ? counted : counted.filter((t) => t.data > 0);
+}

@@ -1,0 +1,183 @@
+import { LIVE_FALLBACK_PULL_MS, LiveEvent, SYNC_LIVE_PATH } from '../contract/sync';
+import { isAbortError, messageOf, type ApiClient } from './api-client';
+import type { Clock, TimerId } from './deps';
+
+export type LiveSync = {
+  /** Keep the live connection while `active` (signed in and some tab visible); drop it else. */
+  update(active: boolean): void;
+  /** Whether the live connection is up now. */
+  connected(): boolean;
+  stop(): void;
+};
+
+export const LIVE_RETRY_START_MS = 1_000;
+export const LIVE_RETRY_MAX_MS = 30_000;
+
+/**
+ * The live signal: one GET /sync/live (server-sent events) per worker while the session is
+ * signed in and a tab is visible. Each event says the change sequence moved, and the worker
+ * pulls the change feed, so every tab sees new documents without a reload. The first event
+ * comes at once, so a reconnect also pulls what was missed. A dropped connection is retried
+ * 1 s later, doubling to 30 s (back to 1 s once an event arrives); while it is down, the change
+ * feed is pulled every 15 s instead.
+ */
+export function createLiveSync(deps: {
+  client: ApiClient;
+  clock: Clock;
+  /** Pull the change feed (concurrent pulls share one run). */
+  pull: () => Promise<unknown>;
+  /** The session's cancel signal: its end drops the connection. */
+  signal: () => AbortSignal;
+  track: (work: Promise<unknown>) => void;
+  warn: (message: string) => void;
+}): LiveSync {
+  let active = false;
+  let up = false;
+  let controller: AbortController | null = null;
+  let retryMs = LIVE_RETRY_START_MS;
+  let reconnect: TimerId | null = null;
+  let fallback: TimerId | null = null;
+
+  const clear = (id: TimerId | null) => {
+    if (id !== null) deps.clock.clearTimeout(id);
+    return null;
+  };
+
+  const pull = () =>
+    deps.track(
+      deps.pull().catch((error: unknown) => {
+        if (!isAbortError(error)) throw error;
+      }),
+    );
+
+  /** While the connection is down: a pull every LIVE_FALLBACK_PULL_MS. */
+  const startFallback = () => {
+    if (fallback !== null || !active) return;
+    fallback = deps.clock.setTimeout(() => {
+      fallback = null;
+      if (!active || up) return;
+      pull();
+      startFallback();
+    }, LIVE_FALLBACK_PULL_MS);
+  };
+
+  const scheduleReconnect = () => {
+    if (!active || reconnect !== null) return;
+    const wait = retryMs;
+    retryMs = Math.min(retryMs * 2, LIVE_RETRY_MAX_MS);
+    reconnect = deps.clock.setTimeout(() => {
+      reconnect = null;
+      connect();
+    }, wait);
+  };
+
+  const onEvent = (data: string) => {
+    const parsed = LiveEvent.safeParse(safeJson(data));
+    if (!parsed.success) return;
+    retryMs = LIVE_RETRY_START_MS;
+    pull();
+  };
+
+  const read = async (body: ReadableStream<Uint8Array>, stop: AbortSignal) => {
+    const reader = body.getReader();
+    const cancel = () => void reader.cancel().catch(() => {});
+    stop.addEventListener('abort', cancel, { once: true });
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let data: string[] = [];
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || stop.aborted) return;
+        buffer += decoder.decode(value, { stream: true });
+        let newline: number;
+        while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
+          if (line === '') {
+            if (data.length) onEvent(data.join('\n'));
+            data = [];
+          } else if (line.startsWith('data:')) {
+            data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+          }
+          // Comments (": heartbeat") and other fields carry nothing the worker uses.
+        }
+      }
+    } finally {
+      stop.removeEventListener('abort', cancel);
+    }
+  };
+
+  function connect() {
+    if (!active || controller) return;
+    const own = new AbortController();
+    controller = own;
+    const session = deps.signal();
+    const stopOnSessionEnd = () => own.abort();
+    session.addEventListener('abort', stopOnSessionEnd, { once: true });
+    if (session.aborted) own.abort();
+    const run = (async () => {
+      try {
+        const response = await deps.client.send(
+          {
+            method: 'get',
+            path: SYNC_LIVE_PATH,
+            auth: true,
+            background: true,
+            headers: { accept: 'text/event-stream' },
+          },
+          { signal: own.signal },
+        );
+        if (!response.body) throw new Error('GET /sync/live answered with no body');
+        up = true;
+        fallback = clear(fallback);
+        await read(response.body, own.signal);
+      } catch (error) {
+        if (!own.signal.aborted && !isAbortError(error)) {
+          deps.warn(`live: the connection failed: ${messageOf(error)}`);
+        }
+      } finally {
+        session.removeEventListener('abort', stopOnSessionEnd);
+        up = false;
+        if (controller === own) controller = null;
+        if (active) {
+          startFallback();
+          scheduleReconnect();
+        }
+      }
+    })();
+    // Not tracked: it lasts as long as the session is visible (idle() waits for finite work).
+    void run;
+  }
+
+  const drop = () => {
+    controller?.abort();
+    controller = null;
+    reconnect = clear(reconnect);
+    fallback = clear(fallback);
+  };
+
+  return {
+    update(next) {
+      if (next === active) return;
+      active = next;
+      if (active) {
+        retryMs = LIVE_RETRY_START_MS;
+        connect();
+      } else drop();
+    },
+    connected: () => up,
+    stop() {
+      active = false;
+      drop();
+    },
+  };
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
