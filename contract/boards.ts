@@ -556,7 +556,7 @@ export const boards = defineDomain({
       auth: true,
       response: z.object({ results: z.array(Source) }),
       status: 200,
-      summary: "The sources a feed reads",
+      summary: 'The sources a feed reads',
     }),
     boardChannels: endpoint({
       method: 'get',

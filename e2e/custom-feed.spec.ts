@@ -9,8 +9,10 @@ test.beforeEach(async ({ page }) => {
 
 /** The first card of the builder's live preview, once the preview has found some. */
 async function firstPreviewTitle(page: Page): Promise<string> {
+  // The preview answers the query as it stands once it is no longer busy.
+  await expect(page.getByRole('region', { name: 'Preview' })).not.toHaveAttribute('aria-busy');
   await expect(page.getByTestId('preview-count')).toHaveText(/^[1-9][\d.k]* matching documents?$/);
-  const first = page.getByRole('list', { name: 'Matching documents' }).locator('.preview-title');
+  const first = page.getByRole('list', { name: 'Matching documents' }).locator('.fb-preview-title');
   await expect(first.first()).toBeVisible();
   return (await first.first().textContent()) ?? '';
 }
@@ -66,9 +68,11 @@ test('a custom feed from a boolean keyword query: validated, previewed, saved, s
   await expect(feeds.getByRole('listitem')).toHaveCount(before + 1);
 
   // Edit opens the builder on the saved feed.
-  await page.getByRole('button', { name: 'Edit Chip watch' }).click();
+  await page.getByRole('button', { name: 'Edit Chip watch', exact: true }).click();
   await expect(page.getByTestId('overlay').getByLabel('Feed name')).toHaveValue('Chip watch');
-  await expect(page.getByTestId('overlay').getByText(QUERY)).toBeVisible();
+  await expect(
+    page.getByTestId('overlay').getByRole('list', { name: 'Keywords' }).getByText(QUERY),
+  ).toBeVisible();
 });
 
 test('an AI feed from picked companies, topics and attributes', async ({ page }) => {

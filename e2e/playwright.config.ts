@@ -40,7 +40,8 @@ export default defineConfig({
     command: 'npx tsx server/main.ts',
     cwd: root,
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port), DATA_DIR: dataDir, PRODUCT: 'needl' },
+    // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
+    env: { PORT: String(port), DATA_DIR: dataDir, PRODUCT: 'needl', FETCH_ALLOW_PRIVATE: '1' },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',

@@ -63,7 +63,8 @@ export const createApp = (deps: AppDeps) => {
         workerSrc: ["'self'"],
         connectSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
+        // Card thumbnails and document images come from publishers, over https only (002 §5).
+        imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -1,7 +1,10 @@
 import { authDomain } from './auth';
+import { boardsDomain } from './boards';
+import { documentsDomain } from './documents';
 import type { ServerDomain } from './domain';
 import { healthDomain } from './health';
 import { notificationsDomain } from './notifications';
+import { sourcesDomain } from './sources';
 import { syncDomain } from './sync';
 import { telemetryDomain } from './telemetry';
 import { userDomain } from './user';
@@ -18,4 +21,9 @@ export const serverDomains: readonly ServerDomain[] = [
   notificationsDomain,
   telemetryDomain,
   syncDomain,
+  // Content: sources before documents (a document fans out to its source's followers), boards
+  // last (a feed is built over the documents).
+  sourcesDomain,
+  documentsDomain,
+  boardsDomain,
 ];

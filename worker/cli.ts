@@ -5,6 +5,7 @@ import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
+import { CliUsageError, feed, FEED_USAGE, follow, sources } from './cli-feed';
 import { systemClock } from './deps';
 import { createHeadlessWorkspace, mirrorSpecs, nodeFetch } from './headless';
 import { openMirror, type MirrorDump } from './mirror';
@@ -26,6 +27,7 @@ const USAGE = `usage: npm run ws -- <command>
   notifications [page]        a page of notifications (20 a page)
   window <offset> <count>     the rows the mirror holds from <offset> (as the list's window reads)
   read <id>...                mark notifications read
+${FEED_USAGE}
   outbox                      mutations waiting to be sent
   drain                       send what the outbox holds now
   sync                        pull the change feed
@@ -40,7 +42,7 @@ const stateDir = process.env.WS_STATE_DIR ?? join(homedir(), '.needl-ws');
 const stateFile = join(stateDir, `${encodeURIComponent(baseUrl)}.json`);
 const dbName = `${product}-workspace`;
 
-class UsageError extends Error {}
+const UsageError = CliUsageError;
 
 /** A whole number from `min`, or a usage error naming the argument. */
 const wholeNumber = (command: string, name: string, text: string | undefined, min: number) => {
@@ -63,10 +65,14 @@ async function loadState(factory: IDBFactory) {
   mirror.close();
 }
 
+/** Stores not kept between runs: a feed's mirror is refetched (and may be large). */
+const UNSAVED = ['feed_entries'];
+
 async function saveState(factory: IDBFactory) {
   const mirror = await openMirror(factory, dbName, mirrorSpecs());
-  const dump = await mirror.dump();
+  const dump: Record<string, unknown> = await mirror.dump();
   mirror.close();
+  for (const store of UNSAVED) delete dump[store];
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   await writeFile(stateFile, JSON.stringify(dump, null, 2), { mode: 0o600 });
   // The file holds a refresh token: readable by its owner only, even if it existed before.
@@ -131,6 +137,7 @@ async function run(args: string[]) {
     return state;
   };
 
+  let waitIdle = true;
   try {
     switch (command) {
       case 'signin': {
@@ -186,6 +193,20 @@ async function run(args: string[]) {
         await call('notifications.markRead', { ids: rest });
         print(await call('outbox.list', {}));
         break;
+      case 'follow':
+        await needSession();
+        print(await follow(call, rest[0]));
+        break;
+      case 'sources':
+        await needSession();
+        print(await sources(call));
+        break;
+      case 'feed':
+        await needSession();
+        print(await feed(call, rest));
+        // The backfill it started is not waited for (closing cancels it): a feed is not kept.
+        waitIdle = false;
+        break;
       case 'outbox':
         print(await call('outbox.list', {}));
         break;
@@ -200,7 +221,7 @@ async function run(args: string[]) {
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
-    await headless.workspace.idle();
+    if (waitIdle) await headless.workspace.idle();
   } finally {
     await headless.close();
     await saveState(factory);

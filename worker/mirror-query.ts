@@ -16,6 +16,8 @@ export type RangeQuery = KeyBounds & {
   offset?: number;
   /** At most this many rows. */
   limit?: number;
+  /** The range's row count, if the caller knows it exactly (see WindowQuery). */
+  total?: number;
 };
 
 export type CountQuery = KeyBounds & { index?: string };
@@ -26,6 +28,11 @@ export type WindowQuery = KeyBounds & {
   direction?: 'next' | 'prev';
   offset?: number;
   count: number;
+  /**
+   * How many rows the range holds, when the caller keeps that count exactly (written in the
+   * same transactions as the rows): a window near the end is then read from the end.
+   */
+  total?: number;
 };
 
 /** A window's rows and their primary keys (as strings), in the window's order. */

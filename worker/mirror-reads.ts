@@ -89,7 +89,9 @@ export function createMirrorReads<S extends string>(ctx: ReadsContext): MirrorRe
     const keysOnly = source === objectStore;
     const stamp = offset > 0 ? await token(tx, store) : undefined;
     const list = positions.list(listId(store, query, d), stamp);
-    const total = positions.list(listId(store, query, 'next'), stamp)?.count;
+    const counted = positions.list(listId(store, query, 'next'), stamp);
+    if (counted && counted.count === undefined) counted.count = query.total;
+    const total = counted?.count ?? query.total;
     if (total !== undefined && offset >= total) return [];
     /** A cursor walk in `dir`, leaving an anchor at each landing (`at`: its offset). */
     const go = (

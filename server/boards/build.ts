@@ -26,7 +26,11 @@ export async function readSourceIds(
   query: Pick<CompiledDefinition, 'sources'>,
 ): Promise<string[]> {
   const followed = (
-    await db.selectFrom('source_follows').select('source_id').where('user_id', '=', userId).execute()
+    await db
+      .selectFrom('source_follows')
+      .select('source_id')
+      .where('user_id', '=', userId)
+      .execute()
   ).map((r) => r.source_id);
   return query.sources ? followed.filter((id) => query.sources!.has(id)) : followed;
 }

@@ -85,7 +85,10 @@ export function definitionProblem(def: BoardDefinition): { path: string; message
 }
 
 /** The unix-second bounds of a definition's date range at `now` (ms). */
-export function rangeOf(def: BoardDefinition, now: number): { from: number | null; to: number | null } {
+export function rangeOf(
+  def: BoardDefinition,
+  now: number,
+): { from: number | null; to: number | null } {
   const range = def.date_range;
   if (!range) return { from: null, to: null };
   if (range.durationOption) {
@@ -117,7 +120,8 @@ export function compileDefinition(def: BoardDefinition, now: number): CompiledDe
       if (!filters.every((f) => f(doc))) return false;
       if (exclusions.some((f) => f(doc))) return false;
       if (!needsText) return true;
-      const words: TextIndex = textIndex(doc.title, doc.plain_text);
+      // A news item's categories count as its words: a topic keyword finds what is filed under it.
+      const words: TextIndex = textIndex(doc.title, doc.plain_text, doc.categories.join('\n'));
       if (include.length && !include.some((k) => k(words))) return false;
       return !exclude.some((k) => k(words));
     },

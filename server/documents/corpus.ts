@@ -76,7 +76,7 @@ const US_FILINGS: Filing[] = [
     ],
   },
   { category: 'DEF 14A', secondary: ['Definitive proxy statement'] },
-  { category: '4', secondary: ['Statement of changes in beneficial ownership'] },
+  { category: 'Form 4', secondary: ['Statement of changes in beneficial ownership'] },
   { category: 'SC 13G/A', secondary: ['Amended beneficial ownership report'] },
 ];
 
@@ -161,7 +161,8 @@ function indianDisclosure(r: Rng, category: string, q: number): string {
   }
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escape = (s: string) =>
+  /[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s;
 
 /** One document of a source, the i-th of the corpus. */
 function documentFor(

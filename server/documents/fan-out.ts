@@ -1,4 +1,9 @@
-import { compileDefinition, parseDefinition, type CompiledDefinition, type MatchDoc } from '../boards/match';
+import {
+  compileDefinition,
+  parseDefinition,
+  type CompiledDefinition,
+  type MatchDoc,
+} from '../boards/match';
 import type { Db } from '../db/schema';
 import { homeFeedId } from './feed-entries';
 

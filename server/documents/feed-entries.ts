@@ -111,9 +111,7 @@ export const countSourceDocs = async (db: Db, userId: string, sourceId: string) 
         .selectFrom('documents')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('source_id', '=', sourceId)
-        .where((eb) =>
-          eb.or([eb('owner_user_id', 'is', null), eb('owner_user_id', '=', userId)]),
-        )
+        .where((eb) => eb.or([eb('owner_user_id', 'is', null), eb('owner_user_id', '=', userId)]))
         .executeTakeFirstOrThrow()
     ).n,
   );

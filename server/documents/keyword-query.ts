@@ -25,7 +25,8 @@ export type KeywordExpr =
 export type ParsedKeyword = { expr: KeywordExpr | null; problem: string | null };
 
 /** The words of a text, lower-cased: letters and digits in a row. */
-export const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+export const wordsOf = (text: string): string[] =>
+  text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** A document's words, computed once and matched against any number of keywords. */
 export type TextIndex = { tokens: string[]; words: Set<string> };
@@ -111,7 +112,8 @@ function parseTokens(tokens: Token[]): KeywordExpr | null {
   let pos = 0;
   const peek = () => tokens[pos];
   const startsUnary = (tok: Token | undefined) =>
-    tok !== undefined && (tok.t === 'word' || tok.t === 'lparen' || tok.t === 'not' || tok.t === 'plus');
+    tok !== undefined &&
+    (tok.t === 'word' || tok.t === 'lparen' || tok.t === 'not' || tok.t === 'plus');
 
   const parseOr = (depth: number): KeywordExpr | null => {
     const items = [parseAnd(depth)];
@@ -135,22 +137,26 @@ function parseTokens(tokens: Token[]): KeywordExpr | null {
     return combine('and', items);
   };
   const parseUnary = (depth: number): KeywordExpr | null => {
-    const tok = peek();
-    if (!tok) return null;
-    if (tok.t === 'not' || tok.t === 'plus') {
+    // Prefixes in a loop, not by recursion: a long run of NOTs must not exhaust the stack.
+    let negate = false;
+    for (let tok = peek(); tok?.t === 'not' || tok?.t === 'plus'; tok = peek()) {
+      if (tok.t === 'not') negate = !negate;
       pos++;
-      if (depth > MAX_DEPTH) return parseUnary(depth);
-      const inner = parseUnary(depth + 1);
-      return tok.t === 'plus' || !inner ? inner : { type: 'not', item: inner };
     }
-    if (tok.t === 'lparen') {
+    const inner = parsePrimary(depth);
+    return negate && inner ? { type: 'not', item: inner } : inner;
+  };
+  const parsePrimary = (depth: number): KeywordExpr | null => {
+    // Too deep: parentheses are read as nothing (their partners are skipped as stray).
+    if (depth >= MAX_DEPTH) while (peek()?.t === 'lparen') pos++;
+    const tok = peek();
+    if (tok?.t === 'lparen') {
       pos++;
-      if (depth > MAX_DEPTH) return null;
       const inner = parseOr(depth + 1);
       if (peek()?.t === 'rparen') pos++;
       return inner;
     }
-    if (tok.t === 'word') {
+    if (tok?.t === 'word') {
       pos++;
       return tok.words.length ? { type: 'term', words: tok.words } : null;
     }

@@ -41,7 +41,11 @@ export const documentMigrations: Record<string, Migration> = {
         .addUniqueConstraint('documents_source_dedupe', ['source_id', 'dedupe_key'])
         .execute();
       // Following a source, or building a feed over it, reads its documents in seq order.
-      await s.createIndex('documents_source_seq').on('documents').columns(['source_id', 'seq']).execute();
+      await s
+        .createIndex('documents_source_seq')
+        .on('documents')
+        .columns(['source_id', 'seq'])
+        .execute();
       await s
         .createTable('feed_entries')
         .addColumn('feed_id', 'text', (c) => c.notNull())
@@ -57,7 +61,11 @@ export const documentMigrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('feed_entries_pk', ['feed_id', 'document_id'])
         .execute();
       // after_seq pages; newest-first pages; newest-first pages within a tab.
-      await s.createIndex('feed_entries_seq').on('feed_entries').columns(['feed_id', 'entry_seq']).execute();
+      await s
+        .createIndex('feed_entries_seq')
+        .on('feed_entries')
+        .columns(['feed_id', 'entry_seq'])
+        .execute();
       await s
         .createIndex('feed_entries_newest')
         .on('feed_entries')
@@ -69,7 +77,11 @@ export const documentMigrations: Record<string, Migration> = {
         .columns(['feed_id', 'removed', 'tab', 'unix', 'document_id'])
         .execute();
       // Deleting a document deletes its entries without scanning every feed.
-      await s.createIndex('feed_entries_document').on('feed_entries').column('document_id').execute();
+      await s
+        .createIndex('feed_entries_document')
+        .on('feed_entries')
+        .column('document_id')
+        .execute();
       await s
         .createTable('read_marks')
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -80,7 +92,11 @@ export const documentMigrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('read_marks_pk', ['user_id', 'document_id'])
         .execute();
-      await s.createIndex('read_marks_seq').on('read_marks').columns(['user_id', 'mark_seq']).execute();
+      await s
+        .createIndex('read_marks_seq')
+        .on('read_marks')
+        .columns(['user_id', 'mark_seq'])
+        .execute();
       await s.createIndex('read_marks_document').on('read_marks').column('document_id').execute();
     },
     down: async (db: Kysely<unknown>) => {

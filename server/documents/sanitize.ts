@@ -37,6 +37,17 @@ const ALLOWED_TAGS = [
 const optionsFor = (baseUrl: string | null | undefined): sanitize.IOptions => ({
   allowedTags: ALLOWED_TAGS,
   disallowedTagsMode: 'discard',
+  // Dropped with what they hold, not just their tags.
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'template',
+  ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],

@@ -74,7 +74,10 @@ function prepare(
   baseUrl: string | null | undefined,
 ) {
   const html = item.html ? sanitizeHtml(item.html.slice(0, MAX_HTML), baseUrl) : null;
-  const given = item.text?.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').trim();
+  const given = item.text
+    ?.replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
   const text = (given || (html ? htmlToText(html) : '')).slice(0, MAX_TEXT);
   const url = absoluteUrl(item.url, baseUrl, ['http:', 'https:']);
   const title =

@@ -209,17 +209,25 @@ const readBody = (res: IncomingMessage, maxBytes: number, what = 'feed'): Promis
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    // The first cause wins: destroying the response makes it report an abort of its own.
     const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
       res.destroy();
       if (stream !== res) stream.destroy();
-      reject(err);
     };
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) fail(tooLarge());
       else chunks.push(chunk);
     });
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
     stream.once('error', (err) =>
       fail(
         err instanceof FetchError

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { SourceKind } from '../../contract/sources';
 import type { Database, DialectName } from '../db/schema';
+import { lockContent } from '../documents/sequence';
 import { insertDocuments, type IncomingDocument } from '../documents/store';
 import { iso } from '../time';
 import type { FetchOptions } from './fetch';
@@ -20,6 +21,10 @@ import { readSource } from './read';
  * read again when the lease lapses, and UNIQUE (source_id, dedupe_key) makes re-reading what
  * was committed a no-op. A failure backs off (1 min, doubling, at most 6 h) and records why in
  * words a user understands.
+ *
+ * Each transaction starts by taking the content counter's lock (documents/sequence.ts): the
+ * order every content writer keeps on PostgreSQL, and on SQLite a write first, so a second
+ * process waits for the lock instead of failing on a stale read snapshot.
  */
 export type IngestRunnerOptions = {
   db: Kysely<Database>;
@@ -93,6 +98,7 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
     for (const batch of batches.slice(0, -1)) {
       if (stopping) throw new Error('stopping');
       await db.transaction().execute(async (trx) => {
+        await lockContent(trx);
         const t = now();
         added += (await insertDocuments(trx, job.source.id, batch, { now: t, baseUrl })).inserted;
         await updateLeasedJob(trx, job.source.id, owner, { lease_until: iso(t + leaseMs) });
@@ -115,6 +121,7 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
           ? await storeHead(job, outcome.items, outcome.baseUrl)
           : { added: 0, last: [] };
       await db.transaction().execute(async (trx) => {
+        await lockContent(trx);
         const t = now();
         const inserted =
           outcome.status === 'ok' && last.length > 0

@@ -21,12 +21,19 @@ export function categoriesOf(sources: Source[], product: string): Category[] {
       const title = SOURCE_GROUPS[regulatory].title;
       add(regulatory, title, title, source);
     } else if (source.group) {
-      add(source.group.toLowerCase().replace(/[^a-z0-9]+/g, '_'), source.group, source.group, source);
+      add(
+        source.group.toLowerCase().replace(/[^a-z0-9]+/g, '_'),
+        source.group,
+        source.group,
+        source,
+      );
     } else {
       add(source.category_tab, sourceTitle(source.category_tab, product), null, source);
     }
   }
   const order = Object.keys(SOURCE_GROUPS);
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
-  return [...byKey.values()].sort((a, b) => rank(a.key) - rank(b.key) || a.label.localeCompare(b.label));
+  return [...byKey.values()].sort(
+    (a, b) => rank(a.key) - rank(b.key) || a.label.localeCompare(b.label),
+  );
 }

@@ -41,7 +41,12 @@ export function checkedUrl(raw: string): string {
  */
 const allowPrivate = () => process.env.FETCH_ALLOW_PRIVATE === '1';
 
-export type Probed = { kind: 'rss' | 'website'; feedUrl: string; siteUrl: string | null; title: string | null };
+export type Probed = {
+  kind: 'rss' | 'website';
+  feedUrl: string;
+  siteUrl: string | null;
+  title: string | null;
+};
 
 /** Reads the address once (slow: call before the request's transaction). */
 export async function probe(url: string, now: number): Promise<Probed> {
@@ -81,7 +86,10 @@ export async function followProbed(
         id: sourceId,
         key: `${probed.kind === 'rss' ? 'rss' : 'web'}_${sourceId}`,
         kind: probed.kind,
-        label: (body.label || probed.title || hostOf(probed.siteUrl ?? probed.feedUrl)).slice(0, 200),
+        label: (body.label || probed.title || hostOf(probed.siteUrl ?? probed.feedUrl)).slice(
+          0,
+          200,
+        ),
         url: probed.feedUrl,
         site_url: probed.siteUrl,
         category: 'rss_news',

@@ -19,8 +19,8 @@ import { sourceFor } from './queries';
  * Following and unfollowing, inside the request's transaction. A follow brings the source's
  * existing documents into the home feed (and into the user's boards that read it) and makes its
  * first fetch due at once; an unfollow marks them removed there. Each writes the 'follow'
- * change and one 'feed' change per feed it touched. Lock order as every content writer: the
- * content counter, then the user's row (changes), then the ingest job.
+ * change and one 'feed' change per feed it touched. Lock order, as every content writer and
+ * the ingestion runner: the content counter, then the user's row (changes), then the ingest job.
  */
 
 export async function followSource(
@@ -47,6 +47,8 @@ export async function followSource(
     await addSourceToBoards(db, userId, sourceId, now, touches);
     await touches.notify(db, now);
   }
+  // The first fetch is due at once (the runner's next tick), and the status says so.
+  if (claimed) await scheduleSoon(db, sourceId, now);
   const source = await sourceFor(db, userId, sourceId);
   if (claimed) {
     await recordChange(
@@ -55,7 +57,6 @@ export async function followSource(
       { entity: 'follow', entity_id: sourceId, op: 'upsert', data: source },
       now,
     );
-    await scheduleSoon(db, sourceId, now);
   }
   return source;
 }
@@ -115,7 +116,12 @@ export async function setPriority(
     .execute();
   for (const { source_id } of changed) {
     const data = await sourceFor(db, userId, source_id);
-    await recordChange(db, userId, { entity: 'follow', entity_id: source_id, op: 'upsert', data }, now);
+    await recordChange(
+      db,
+      userId,
+      { entity: 'follow', entity_id: source_id, op: 'upsert', data },
+      now,
+    );
   }
   return changed.length;
 }

@@ -36,7 +36,11 @@ export const sourceMigrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('source_follows_pk', ['user_id', 'source_id'])
         .execute();
       // A new document fans out to its source's followers: found from this index.
-      await s.createIndex('source_follows_source').on('source_follows').column('source_id').execute();
+      await s
+        .createIndex('source_follows_source')
+        .on('source_follows')
+        .column('source_id')
+        .execute();
     },
     down: async (db: Kysely<unknown>) => {
       await db.schema.dropTable('source_follows').ifExists().execute();

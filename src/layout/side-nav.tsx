@@ -1,15 +1,23 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRouterState } from '@tanstack/react-router';
+import type { Board } from '../../contract/boards';
 import type { NavMachine } from '../lib/nav-machine';
 import { assistantLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
 import { ShellLink } from './shell-link';
+import { useBoards } from './use-entity-names';
 import { NAV_WIDTH_PX } from './use-nav-machine';
 
-type NavItem = { label: string; to: string; flag?: string };
+type NavItem = { label: string; to: string; flag?: string; title?: string };
 
-function navItems(product: string): Array<{ heading?: string; items: NavItem[] }> {
+/** The longest a feed's name reads in the navigation; the whole name is its tooltip. */
+const FEED_NAME_MAX = 28;
+
+function navItems(
+  product: string,
+  boards: readonly Board[],
+): Array<{ heading?: string; items: NavItem[] }> {
   const r = routesFor(product);
   return [
     {
@@ -20,6 +28,21 @@ function navItems(product: string): Array<{ heading?: string; items: NavItem[] }
         { label: 'Search', to: r.search.root, flag: 'search' },
         { label: assistantLabel(product), to: r.assistant.base },
       ],
+    },
+    {
+      // The user's own feeds (home is My Data, above), under my_feeds.
+      heading: 'My Feeds',
+      items: boards
+        .filter((board) => board.enabled)
+        .map((board) => ({
+          label:
+            board.board_name.length > FEED_NAME_MAX
+              ? `${board.board_name.slice(0, FEED_NAME_MAX - 1)}…`
+              : board.board_name,
+          title: board.board_name,
+          to: r.feeds.feed(board.board_id),
+          flag: 'my_feeds',
+        })),
     },
     {
       heading: 'Library',
@@ -51,13 +74,15 @@ export function SideNav(props: { machine: NavMachine }) {
   useSignals();
   const { state, product } = useShell();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const boards = useBoards() ?? [];
+  const groups = navItems(product, boards);
   const navState = state.$navState.value;
   const flags = state.$flags.value;
   const shown = navState !== 'closed';
   // While an overlay's edge is dragged the pointer is the drag's, not a request to peek.
   const resizing = state.$overlayResizing.value;
   // The most specific item is the current one: /feeds/home is My Data, not Feeds as well.
-  const current = navItems(product)
+  const current = groups
     .flatMap((group) => group.items)
     .filter((item) => isAt(pathname, item.to))
     .sort((a, b) => b.to.length - a.to.length)[0]?.to;
@@ -85,7 +110,7 @@ export function SideNav(props: { machine: NavMachine }) {
         style={{ width: NAV_WIDTH_PX }}
         inert={shown ? undefined : true}
       >
-        {navItems(product).map((group, i) => {
+        {groups.map((group, i) => {
           const items = group.items.filter((item) => !item.flag || flags[item.flag] === true);
           if (items.length === 0) return null;
           return (
@@ -96,6 +121,7 @@ export function SideNav(props: { machine: NavMachine }) {
                   <li key={item.to}>
                     <ShellLink
                       to={item.to}
+                      title={item.title}
                       className={item.to === current ? 'nav-link active' : 'nav-link'}
                       aria-current={item.to === current ? 'page' : undefined}
                     >

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compareFeedCards } from '../../contract/boards';
 import {
   ChangeEntity,
   DebugLogBody,
@@ -24,6 +25,9 @@ describe('domains', () => {
       'notifications',
       'telemetry',
       'sync',
+      'documents',
+      'sources',
+      'boards',
     ]);
     expect(endpoints.markNotificationsRead.path).toBe('/notifications/read');
     expect(endpoints.health.path).toBe('/health');
@@ -33,12 +37,24 @@ describe('domains', () => {
 
   it('name the change entities and mirror stores the domains declare', () => {
     expect([...ChangeEntity.options].sort()).toEqual([
+      'board',
       'feature_config',
+      'feed',
+      'follow',
       'notification',
       'organization',
       'preferences',
+      'read_status',
     ]);
-    expect([...StoreName.options].sort()).toEqual(['account', 'notifications']);
+    expect([...StoreName.options].sort()).toEqual([
+      'account',
+      'boards',
+      'documents',
+      'feed_entries',
+      'notifications',
+      'read_status',
+      'sources',
+    ]);
   });
 
   it('tell tabs which keys of which store changed', () => {
@@ -70,6 +86,38 @@ describe('shared rules', () => {
     expect(unreadDelta({ read: false }, undefined)).toBe(-1);
     expect(nextUnread(0, -1)).toBe(0);
     expect(nextUnread(3, -2)).toBe(1);
+  });
+});
+
+describe('feed sort orders', () => {
+  const card = (doc_id: string, unix: number, company: string | null, category?: string) => ({
+    doc_id,
+    unix,
+    company_name: company,
+    categories: category ? [category] : [],
+  });
+  const cards = [
+    card('a', 100, 'Zenith Ltd', 'Dividend'),
+    card('b', 300, null),
+    card('c', 200, 'acme corp', 'Annual Report'),
+    card('d', 400, 'Acme Corp', 'Dividend'),
+    card('e', 300, 'Borealis'),
+  ];
+  const order = (sort: Parameters<typeof compareFeedCards>[0]) =>
+    [...cards].sort(compareFeedCards(sort)).map((c) => c.doc_id);
+
+  it('latest is newest first (ties by id, descending); oldest the reverse', () => {
+    expect(order('latest')).toEqual(['d', 'e', 'b', 'c', 'a']);
+    expect(order('oldest')).toEqual(['a', 'c', 'b', 'e', 'd']);
+  });
+
+  it('company A to Z ignores case, lists one company newest first, and those without last', () => {
+    expect(order('company_asc')).toEqual(['d', 'c', 'e', 'a', 'b']);
+    expect(order('company_desc')).toEqual(['b', 'a', 'e', 'c', 'd']);
+  });
+
+  it('category sorts by the first category, those without last', () => {
+    expect(order('category_asc')).toEqual(['c', 'd', 'a', 'b', 'e']);
   });
 });
 

@@ -20,3 +20,15 @@ if (typeof dialogProto.showModal !== 'function') {
     this.dispatchEvent(new Event('close'));
   };
 }
+
+// react-hot-toast asks for the reduced-motion preference; jsdom has no matchMedia.
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener: () => {},
+  removeListener: () => {},
+  addEventListener: () => {},
+  removeEventListener: () => {},
+  dispatchEvent: () => false,
+})) as typeof window.matchMedia;

@@ -48,6 +48,11 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
     }),
     'log.debug': () => undefined,
     'auth.signOut': () => undefined,
+    // A workspace that follows nothing yet: empty feeds, no boards, no sources.
+    'feed.tabs': () => [],
+    'feed.window': ({ offset }) => ({ offset, rows: [], total: 0, complete: true }),
+    'boards.list': () => [],
+    'sources.list': () => [],
   };
   const api: WorkspaceApi = {
     async call<K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>> {

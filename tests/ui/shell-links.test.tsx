@@ -43,7 +43,8 @@ describe('links keep overlay- params (000 §2)', () => {
   const OVERLAY = 'overlay-type=portfolio&overlay-extra=1';
 
   it('the brand, Notifications, Settings and "Go to my start page"', async () => {
-    await renderShell({ path: `/feeds/home/rss_news?q=rates&${OVERLAY}`, session: SIGNED_IN });
+    // A screen not built yet: it offers "Go to my start page".
+    await renderShell({ path: `/notebooks?q=rates&${OVERLAY}`, session: SIGNED_IN });
     await screen.findByTestId('overlay');
     const header = document.querySelector<HTMLElement>('header.top-bar');
     if (!header) throw new Error('the top bar is missing');
@@ -59,6 +60,13 @@ describe('links keep overlay- params (000 §2)', () => {
     expect(screen.getByRole('link', { name: 'Go to my start page' }).getAttribute('href')).toBe(
       `/?${OVERLAY}`,
     );
+  });
+
+  it("an empty feed's \"Follow a source\"", async () => {
+    await renderShell({ path: `/feeds/home/rss_news?${OVERLAY}`, session: SIGNED_IN });
+    expect(
+      (await screen.findByRole('link', { name: 'Follow a source' })).getAttribute('href'),
+    ).toBe(`/connect/website?${OVERLAY}`);
   });
 
   it('"/" sends to the landing route with them', async () => {

@@ -15,7 +15,13 @@ import {
   type HeadlessWorkspace,
 } from '../../worker/headless';
 
-export type TestServer = { server: RunningServer; baseUrl: string; close(): Promise<void> };
+export type TestServer = {
+  server: RunningServer;
+  baseUrl: string;
+  /** The server's SQLite directory (tests/worker/feed-support.ts opens a second connection). */
+  dataDir: string;
+  close(): Promise<void>;
+};
 
 /** The real server, in-process on a free port, over a throwaway SQLite directory. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -24,6 +30,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   return {
     server,
     baseUrl: `${server.url}/api`,
+    dataDir,
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -129,7 +129,7 @@ export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryReco
 /** The index walk of a sort within a feed (a source, a tab): its index, direction and bounds. */
 export function windowQuery(
   feed: string,
-  view: { source: string | null; tab: FeedTabKey | null; sort: FeedSort },
+  view: { source: string | null; tab: string | null; sort: FeedSort },
   offset: number,
   count: number,
 ): WindowQuery {

@@ -2,7 +2,6 @@ import type { FeedSort } from '../../contract/boards';
 import {
   FEED_TABS,
   type CategoryTabInfo,
-  type FeedTabKey,
   type ResultCard,
 } from '../../contract/documents';
 import { isNetworkError } from '../api-client';
@@ -47,7 +46,7 @@ export type WindowInput = {
   board: string;
   /** Only this source's documents (its key), or null for every source of the feed. */
   source?: string | null;
-  tab: FeedTabKey | null;
+  tab: string | null;
   sort: FeedSort;
   offset: number;
   count: number;
@@ -159,7 +158,10 @@ export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<Feed
   keepCurrent(ctx, owner, meta);
   const mirror = await ctx.mirror;
   const view = { source, tab: input.tab, sort: input.sort };
-  const { rows } = await mirror.window<EntryRecord>(FEED, windowQuery(board, view, offset, count));
+  const query = windowQuery(board, view, offset, count);
+  // Complete, the mirror's count is exact (kept with the rows): windows near the end read back.
+  if (meta.complete) query.total = meta.counts[countKey(source, input.tab)] ?? 0;
+  const { rows } = await mirror.window<EntryRecord>(FEED, query);
   let total: number;
   try {
     total = await totalOf(ctx, owner, meta, input);

@@ -78,8 +78,8 @@ async function keepFollowed(ctx: Ctx, add: Source[], remove: string[] = []) {
   if (!owner) throw sessionChanged('sources');
   const list = await get<ListRecord>(ctx, LIST);
   const items: PatchItem<S>[] = [
-    ...add.map((s) => ({ store: SOURCES, key: s.source_id, value: s })),
-    ...remove.map((key) => ({ store: SOURCES, key })),
+    ...add.map((s): PatchItem<S> => ({ store: SOURCES, key: s.source_id, value: s })),
+    ...remove.map((key): PatchItem<S> => ({ store: SOURCES, key })),
   ];
   if (list) {
     const ids = list.ids.filter((id) => !remove.includes(id));
@@ -125,7 +125,7 @@ export const sourcesDomain = defineWorkerDomain(sources, {
       return result;
     },
     async 'sources.unfollow'(ctx, { key }, conn) {
-      const before = (await listed(ctx)) ?? [];
+      const before = await freshRead(ctx, listRead(ctx, conn.variant), LIST_FRESH_MS);
       const result = await ctx.client.call('follow', {
         body: { key, delink: true },
         variant: conn.variant,

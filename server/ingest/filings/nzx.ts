@@ -48,7 +48,7 @@ export const parseNzxAnnouncements = (
     const type = typeCode ? (TYPES[typeCode.toUpperCase()] ?? typeCode) : null;
     return [
       {
-        dedupe_key: dedupeKey(textAt(item, 'guid'), link, raw, plain),
+        dedupe_key: dedupeKey(textAt(item, 'guid'), link, () => `${raw}\n${plain}`),
         title: parts?.[3] ?? raw,
         url: link,
         unix: unixOfDate(textAt(item, 'pubDate')),

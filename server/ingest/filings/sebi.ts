@@ -84,7 +84,7 @@ export const parseSebiRss = (text: string, feedUrl: string, market: Market): Inc
     const kind = orderKindOf(title);
     return [
       {
-        dedupe_key: dedupeKey(textAt(item, 'guid'), link, title, plain),
+        dedupe_key: dedupeKey(textAt(item, 'guid'), link, () => `${title}\n${plain}`),
         title,
         url: link,
         unix: sebiUnix(textAt(item, 'pubDate')),

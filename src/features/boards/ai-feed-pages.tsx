@@ -25,7 +25,7 @@ export function SelectAiFeedTypePage(props: { nav: BuilderNav }) {
         </button>
         <h3>Create an AI feed</h3>
       </div>
-      <div className="choice-grid">
+      <div className="fb-choice-grid">
         <ChoiceButton
           title="From companies, topics and attributes"
           text="Pick what the feed is about; keywords and sources are proposed from your documents."
@@ -115,7 +115,7 @@ export function CreateAiFeedPage(props: { nav: BuilderNav }) {
         >
           Propose a feed
         </button>
-        <p className="loading-text" role="status" aria-live="polite">
+        <p className="fb-loading-text" role="status" aria-live="polite">
           {loadingText ?? (pickCount(picks) === 0 ? 'Pick at least one.' : '')}
         </p>
       </div>
@@ -138,7 +138,7 @@ export function AiPicksPanel(props: { draft: FeedDraft; dispatch: Dispatch<Draft
       dispatch({ type: 'propose', definition: { ...suggestion.definition, ai: picks } });
   };
   return (
-    <details className="ai-picks-panel" open={pickCount(picks) === 0 || undefined}>
+    <details className="fb-ai-picks-panel" open={pickCount(picks) === 0 || undefined}>
       <summary>
         Built from:{' '}
         {[...picks.companies, ...picks.topics, ...picks.attributes].join(', ') || 'nothing yet'}
@@ -165,7 +165,7 @@ export function AiPicksPanel(props: { draft: FeedDraft; dispatch: Dispatch<Draft
         >
           Propose keywords and sources again
         </button>
-        <p className="loading-text" role="status" aria-live="polite">
+        <p className="fb-loading-text" role="status" aria-live="polite">
           {loadingText ?? ''}
         </p>
       </div>

@@ -63,11 +63,11 @@ export function DurationPicker(props: {
   return (
     <fieldset className="builder-section">
       <legend>Date range</legend>
-      <div className="duration-row">
+      <div className="fb-duration-row">
         <label htmlFor={`${id}-duration`}>Duration</label>
         <select
           id={`${id}-duration`}
-          className="text-input"
+          className="fb-text-input"
           value={custom ? CUSTOM : selected}
           onChange={(event) => choose(event.target.value)}
         >
@@ -82,7 +82,7 @@ export function DurationPicker(props: {
         <label htmlFor={`${id}-shorthand`}>or type</label>
         <input
           id={`${id}-shorthand`}
-          className="text-input shorthand"
+          className="fb-text-input shorthand"
           placeholder="e.g. 3M"
           value={shorthand}
           aria-invalid={shorthandProblem ? true : undefined}
@@ -94,11 +94,11 @@ export function DurationPicker(props: {
         {shorthandProblem ?? ''}
       </p>
       {custom ? (
-        <div className="duration-row">
+        <div className="fb-duration-row">
           <label htmlFor={`${id}-start`}>Start date</label>
           <input
             id={`${id}-start`}
-            className="text-input date"
+            className="fb-text-input date"
             placeholder="DD-MM-YYYY"
             value={start}
             aria-invalid={rangeProblem ? true : undefined}
@@ -108,7 +108,7 @@ export function DurationPicker(props: {
           <label htmlFor={`${id}-end`}>End date</label>
           <input
             id={`${id}-end`}
-            className="text-input date"
+            className="fb-text-input date"
             placeholder="DD-MM-YYYY"
             value={end}
             aria-invalid={rangeProblem ? true : undefined}

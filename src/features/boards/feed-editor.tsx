@@ -82,7 +82,7 @@ export function FeedEditor(props: {
             <label htmlFor="feed-name">Feed name</label>
             <input
               id="feed-name"
-              className="text-input"
+              className="fb-text-input"
               value={draft.name}
               maxLength={200}
               aria-invalid={problems.name ? true : undefined}
@@ -99,7 +99,7 @@ export function FeedEditor(props: {
             <label htmlFor="feed-description">Description</label>
             <textarea
               id="feed-description"
-              className="text-input"
+              className="fb-text-input"
               rows={2}
               maxLength={2000}
               value={draft.description}
@@ -142,7 +142,7 @@ export function FeedEditor(props: {
             >
               Cancel
             </button>
-            <p className="loading-text" role="status" aria-live="polite">
+            <p className="fb-loading-text" role="status" aria-live="polite">
               {loadingText ?? ''}
             </p>
           </div>

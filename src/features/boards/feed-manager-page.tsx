@@ -22,23 +22,23 @@ function FeedRow(props: {
   const { product } = useShell();
   const { board, busy } = props;
   return (
-    <li className={board.enabled ? 'feed-row' : 'feed-row disabled'}>
-      <div className="feed-row-main">
+    <li className={board.enabled ? 'fb-feed-row' : 'fb-feed-row disabled'}>
+      <div className="fb-feed-row-main">
         <Link
           to={routesFor(product).feeds.feed(board.board_id)}
           search={{}}
-          className="feed-row-name"
+          className="fb-feed-row-name"
         >
           {board.board_name}
         </Link>
-        {board.isNew ? <span className="badge">New</span> : null}
+        {board.isNew ? <span className="fb-badge">New</span> : null}
         <span className="muted">{board.kind === 'ai' ? 'AI feed' : 'Custom feed'}</span>
-        {board.enabled ? null : <span className="badge muted-badge">Disabled</span>}
+        {board.enabled ? null : <span className="fb-badge fb-muted-badge">Disabled</span>}
         {board.description ? (
-          <p className="muted feed-row-description">{board.description}</p>
+          <p className="muted fb-feed-row-description">{board.description}</p>
         ) : null}
       </div>
-      <div className="feed-row-actions">
+      <div className="fb-feed-row-actions">
         <button
           type="button"
           className="button secondary small"
@@ -102,8 +102,8 @@ export function FeedManagerPage() {
 
   const list = boards.data ?? [];
   return (
-    <section className="feed-manager" aria-busy={boards.loading || undefined}>
-      <div className="section-bar">
+    <section className="fb-feed-manager" aria-busy={boards.loading || undefined}>
+      <div className="fb-section-bar">
         <p className="muted" role="status">
           {boards.data ? `${list.length} ${list.length === 1 ? 'feed' : 'feeds'}` : ''}
         </p>
@@ -128,7 +128,7 @@ export function FeedManagerPage() {
         <p>You have no feeds yet. Create one from keywords and the sources you follow.</p>
       ) : null}
       {list.length ? (
-        <ul className="feed-rows" aria-label="Your feeds">
+        <ul className="fb-feed-rows" aria-label="Your feeds">
           {list.map((board) => (
             <FeedRow
               key={board.board_id}

@@ -32,13 +32,13 @@ const when = (unix: number) =>
 export function PreviewCard(props: { card: ResultCard }) {
   const { card } = props;
   return (
-    <li className="preview-card">
-      <p className="preview-title">{card.title}</p>
-      <p className="preview-meta muted">
+    <li className="fb-preview-card">
+      <p className="fb-preview-title">{card.title}</p>
+      <p className="fb-preview-meta muted">
         {card.label}
         {card.company_name ? ` · ${card.company_name}` : ''} · {when(card.unix)}
       </p>
-      {card.plain_text ? <p className="preview-text">{card.plain_text}</p> : null}
+      {card.plain_text ? <p className="fb-preview-text">{card.plain_text}</p> : null}
     </li>
   );
 }
@@ -52,12 +52,15 @@ export function FeedPreview(props: { definition: BoardDefinition; title?: string
   const definition = useDebounced(props.definition, PREVIEW_DEBOUNCE_MS);
   const preview = useOp('boards.preview', { definition });
   const results = preview.data?.results ?? null;
+  // Busy from the first keystroke until the answer for it is shown.
+  const settling = JSON.stringify(definition) !== JSON.stringify(props.definition);
+  const busy = settling || preview.loading;
 
   return (
     <section
       className="builder-preview"
       aria-labelledby="feed-preview-title"
-      aria-busy={preview.loading || undefined}
+      aria-busy={busy || undefined}
     >
       <h3 id="feed-preview-title">{props.title ?? 'Preview'}</h3>
       {preview.error ? (
@@ -77,7 +80,7 @@ export function FeedPreview(props: { definition: BoardDefinition; title?: string
         </p>
       )}
       {results?.documents.length ? (
-        <ul className="preview-list" aria-label="Matching documents">
+        <ul className="fb-preview-list" aria-label="Matching documents">
           {results.documents.slice(0, PREVIEW_CARDS).map((card) => (
             <PreviewCard key={card.doc_id} card={card} />
           ))}

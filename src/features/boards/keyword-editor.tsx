@@ -51,13 +51,13 @@ export function KeywordEditor(props: {
         Combine words with AND, OR, NOT, parentheses and quotes, e.g.{' '}
         <code>(&quot;chip&quot; OR semiconductor) AND NOT lawsuit</code>
       </p>
-      <div className="keyword-add">
+      <div className="fb-keyword-add">
         <label htmlFor={`${id}-keyword`} className="visually-hidden">
           Keyword
         </label>
         <input
           id={`${id}-keyword`}
-          className="text-input"
+          className="fb-text-input"
           placeholder="Add a keyword"
           value={text}
           aria-invalid={problem ? true : undefined}
@@ -69,14 +69,14 @@ export function KeywordEditor(props: {
             add();
           }}
         />
-        <div className="segmented" role="radiogroup" aria-label="Add keyword as">
+        <div className="fb-segmented" role="radiogroup" aria-label="Add keyword as">
           {(['include', 'exclude'] as const).map((t) => (
             <button
               key={t}
               type="button"
               role="radio"
               aria-checked={type === t}
-              className={type === t ? 'segment selected' : 'segment'}
+              className={type === t ? 'fb-segment selected' : 'fb-segment'}
               onClick={() => setType(t)}
             >
               {TYPE_LABELS[t]}
@@ -95,13 +95,13 @@ export function KeywordEditor(props: {
       <p id={`${id}-problem`} className="field-error" aria-live="polite">
         {problem ?? props.error ?? ''}
       </p>
-      <div className="keyword-tabs" role="group" aria-label="Show keywords">
+      <div className="fb-keyword-tabs" role="group" aria-label="Show keywords">
         {tabs.map(([key, label]) => (
           <button
             key={key}
             type="button"
             aria-pressed={active === key}
-            className={active === key ? 'tab-chip selected' : 'tab-chip'}
+            className={active === key ? 'fb-tab-chip selected' : 'fb-tab-chip'}
             onClick={() => dispatch({ type: 'showKeywords', active: key })}
           >
             {label}
@@ -109,21 +109,21 @@ export function KeywordEditor(props: {
         ))}
       </div>
       {shown.length ? (
-        <ul className="chip-list" aria-label="Keywords">
+        <ul className="fb-chip-list" aria-label="Keywords">
           {shown.map((k) => {
             const invalid = keywordProblem(k.keyword);
             return (
               <li
                 key={`${k.type}:${k.keyword}`}
-                className={`chip ${k.type}${invalid ? ' invalid' : ''}`}
+                className={`fb-chip ${k.type}${invalid ? ' invalid' : ''}`}
                 title={invalid ?? undefined}
               >
-                <span className="chip-type">{TYPE_LABELS[k.type]}</span>
-                <span className="chip-text">{k.keyword}</span>
+                <span className="fb-chip-type">{TYPE_LABELS[k.type]}</span>
+                <span className="fb-chip-text">{k.keyword}</span>
                 {invalid ? <span className="visually-hidden">{invalid}</span> : null}
                 <button
                   type="button"
-                  className="chip-remove"
+                  className="fb-chip-remove"
                   aria-label={`Remove keyword ${k.keyword}`}
                   onClick={() =>
                     dispatch({ type: 'removeKeyword', keyword: k.keyword, keywordType: k.type })

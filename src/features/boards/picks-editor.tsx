@@ -38,20 +38,20 @@ function PickGroup(props: {
       </legend>
       {all.length > FILTER_FROM ? (
         <input
-          className="text-input"
+          className="fb-text-input"
           aria-label={`Find ${props.label.toLowerCase()}`}
           placeholder={`Find ${props.label.toLowerCase()}`}
           value={filter}
           onChange={(event) => setFilter(event.target.value)}
         />
       ) : null}
-      {all.length === 0 ? <p className="muted">Nothing to pick yet.</p> : null}
-      <ul className="pick-list" aria-label={props.label}>
+      {all.length === 0 ? <p className="muted">Nothing to fb-pick yet.</p> : null}
+      <ul className="fb-pick-list" aria-label={props.label}>
         {shown.map((choice) => (
           <li key={choice}>
             <button
               type="button"
-              className={props.picked.includes(choice) ? 'pick selected' : 'pick'}
+              className={props.picked.includes(choice) ? 'fb-pick selected' : 'fb-pick'}
               aria-pressed={props.picked.includes(choice)}
               onClick={() => toggle(choice)}
             >
@@ -71,7 +71,7 @@ export function PicksEditor(props: {
   onChange: (picks: AiPicks) => void;
 }) {
   return (
-    <div className="picks-editor">
+    <div className="fb-picks-editor">
       {GROUPS.map((group) => (
         <PickGroup
           key={group.key}

@@ -12,9 +12,9 @@ import { useOp } from './use-op';
 /** A large choice button: a title and a line saying what it leads to. */
 export function ChoiceButton(props: { title: string; text: string; onClick: () => void }) {
   return (
-    <button type="button" className="choice-card" onClick={props.onClick}>
-      <span className="choice-title">{props.title}</span>
-      <span className="choice-text muted">{props.text}</span>
+    <button type="button" className="fb-choice-card" onClick={props.onClick}>
+      <span className="fb-choice-title">{props.title}</span>
+      <span className="fb-choice-text muted">{props.text}</span>
     </button>
   );
 }
@@ -31,13 +31,13 @@ export function SuggestionList(props: {
   action: (s: FeedSuggestion) => { label: string; onClick: () => void };
 }) {
   return (
-    <ul className="suggestion-list" aria-label={props.label}>
+    <ul className="fb-suggestion-list" aria-label={props.label}>
       {props.suggestions.map((s) => {
         const action = props.action(s);
         return (
-          <li key={s.suggestion_id} className="suggestion-item">
+          <li key={s.suggestion_id} className="fb-suggestion-item">
             <div>
-              <p className="suggestion-name">{s.board_name}</p>
+              <p className="fb-suggestion-name">{s.board_name}</p>
               <p className="muted">
                 {s.description ? `${s.description} · ` : ''}
                 {s.count === 1 ? '1 document' : `${formatCount(s.count)} documents`}
@@ -83,7 +83,7 @@ export function SelectFeedTypePage(props: { params: BuilderParams; nav: BuilderN
           Manage feeds
         </Link>
       </div>
-      <div className="choice-grid">
+      <div className="fb-choice-grid">
         <ChoiceButton
           title="Custom feed"
           text="Choose its keywords, sources, filters and dates yourself."
@@ -98,7 +98,7 @@ export function SelectFeedTypePage(props: { params: BuilderParams; nav: BuilderN
       <section className="builder-section" aria-labelledby="templates-title">
         <h4 id="templates-title">Start from a template</h4>
         <input
-          className="text-input"
+          className="fb-text-input"
           type="search"
           aria-label="Search templates"
           placeholder="Search templates"

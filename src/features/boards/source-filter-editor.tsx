@@ -76,9 +76,9 @@ export function SourceFilterEditor(props: {
     <fieldset className="builder-section">
       <legend>Filters</legend>
       {rows.length ? (
-        <ul className="filter-list" aria-label="Filters">
+        <ul className="fb-filter-list" aria-label="Filters">
           {rows.map((f) => (
-            <li key={`${f.mode}:${f.name}`} className={`filter-row ${f.mode}`}>
+            <li key={`${f.mode}:${f.name}`} className={`fb-filter-row ${f.mode}`}>
               <span>
                 <strong>
                   {MODE_LABELS[f.mode]} {fieldLabel(f.name)}:
@@ -87,7 +87,7 @@ export function SourceFilterEditor(props: {
               </span>
               <button
                 type="button"
-                className="chip-remove"
+                className="fb-chip-remove"
                 aria-label={`Remove filter ${MODE_LABELS[f.mode]} ${fieldLabel(f.name)}`}
                 onClick={() =>
                   dispatch({ type: 'setFilter', name: f.name, values: [], mode: f.mode })
@@ -101,11 +101,11 @@ export function SourceFilterEditor(props: {
       ) : (
         <p className="muted">No filters.</p>
       )}
-      <div className="filter-add">
+      <div className="fb-filter-add">
         <label htmlFor={`${id}-field`}>Filter by</label>
         <select
           id={`${id}-field`}
-          className="text-input"
+          className="fb-text-input"
           value={name}
           onChange={(event) => setName(event.target.value as SourceFilterName)}
         >
@@ -115,14 +115,14 @@ export function SourceFilterEditor(props: {
             </option>
           ))}
         </select>
-        <div className="segmented" role="radiogroup" aria-label="Filter mode">
+        <div className="fb-segmented" role="radiogroup" aria-label="Filter mode">
           {(['include', 'exclude'] as const).map((m) => (
             <button
               key={m}
               type="button"
               role="radio"
               aria-checked={mode === m}
-              className={mode === m ? 'segment selected' : 'segment'}
+              className={mode === m ? 'fb-segment selected' : 'fb-segment'}
               onClick={() => setMode(m)}
             >
               {m === 'include' ? 'Include' : 'Exclude'}
@@ -134,7 +134,7 @@ export function SourceFilterEditor(props: {
         </label>
         <input
           id={`${id}-values`}
-          className="text-input"
+          className="fb-text-input"
           placeholder="Values, separated by commas"
           list={offered.length ? `${id}-values-offered` : undefined}
           value={text}

@@ -40,7 +40,7 @@ export function SourcePicker(props: {
   return (
     <fieldset className="builder-section" aria-busy={sources === null || undefined}>
       <legend>Sources</legend>
-      <div className="section-bar">
+      <div className="fb-section-bar">
         <p className="muted" role="status">
           {picked === 0
             ? 'Every source you follow'
@@ -65,7 +65,7 @@ export function SourcePicker(props: {
       ) : null}
       {sources && sources.length > FILTER_FROM ? (
         <input
-          className="text-input"
+          className="fb-text-input"
           aria-label="Find a source"
           placeholder="Find a source"
           value={filter}
@@ -73,7 +73,7 @@ export function SourcePicker(props: {
         />
       ) : null}
       {shown.length ? (
-        <ul className="source-options" aria-label="Followed sources">
+        <ul className="fb-source-options" aria-label="Followed sources">
           {shown.map((s) => (
             <li key={s.source_id}>
               <input
@@ -86,7 +86,7 @@ export function SourcePicker(props: {
                 {s.label}
                 {s.group ? <span className="muted"> · {s.group}</span> : null}
                 {s.status.state === 'error' ? (
-                  <span className="source-problem"> · {s.status.last_error ?? 'not reading'}</span>
+                  <span className="fb-source-problem"> · {s.status.last_error ?? 'not reading'}</span>
                 ) : null}
               </label>
             </li>

@@ -47,9 +47,9 @@ export function FeedSuggestionPage(props: { nav: BuilderNav }) {
         <p className="muted">No suggestions yet: follow a few sources, or build from picks.</p>
       ) : null}
       {list.length ? (
-        <ul className="suggestion-list" aria-label="Suggested feeds">
+        <ul className="fb-suggestion-list" aria-label="Suggested feeds">
           {list.map((s) => (
-            <li key={s.suggestion_id} className="suggestion-item">
+            <li key={s.suggestion_id} className="fb-suggestion-item">
               <input
                 type="checkbox"
                 id={`suggestion-${s.suggestion_id}`}
@@ -57,12 +57,12 @@ export function FeedSuggestionPage(props: { nav: BuilderNav }) {
                 onChange={() => toggle(s.suggestion_id)}
               />
               <label htmlFor={`suggestion-${s.suggestion_id}`}>
-                <span className="suggestion-name">{s.board_name}</span>
+                <span className="fb-suggestion-name">{s.board_name}</span>
                 <span className="muted">
                   {' '}
                   · {s.count === 1 ? '1 document' : `${formatCount(s.count)} documents`}
                 </span>
-                {s.reasons.length ? <span className="muted block">{s.reasons[0]}</span> : null}
+                {s.reasons.length ? <span className="muted fb-block">{s.reasons[0]}</span> : null}
               </label>
             </li>
           ))}
@@ -110,7 +110,7 @@ export function ReviewSuggestionPage(props: { params: BuilderParams; nav: Builde
           heading="Review your feed"
           back={back}
           extra={() => (
-            <details className="proposal-summary" open>
+            <details className="fb-proposal-summary" open>
               <summary>What was proposed</summary>
               <SuggestionReasons suggestions={found} />
             </details>

@@ -18,14 +18,14 @@ export function DefinitionSummary(props: {
     ...d.filters.exclusion_filter.map((f) => `Not ${filterLabel(f.name)}: ${f.values.join(', ')}`),
   ];
   return (
-    <dl className="definition-summary">
+    <dl className="fb-definition-summary">
       <dt>Include</dt>
       <dd>
         {d.keywords.include.length ? (
-          <ul className="chip-list" aria-label="Keywords to include">
+          <ul className="fb-chip-list" aria-label="Keywords to include">
             {d.keywords.include.map((k) => (
-              <li key={k.keyword} className="chip include">
-                <span className="chip-text">{k.keyword}</span>
+              <li key={k.keyword} className="fb-chip include">
+                <span className="fb-chip-text">{k.keyword}</span>
               </li>
             ))}
           </ul>
@@ -37,10 +37,10 @@ export function DefinitionSummary(props: {
         <>
           <dt>Exclude</dt>
           <dd>
-            <ul className="chip-list" aria-label="Keywords to exclude">
+            <ul className="fb-chip-list" aria-label="Keywords to exclude">
               {d.keywords.exclude.map((k) => (
-                <li key={k.keyword} className="chip exclude">
-                  <span className="chip-text">{k.keyword}</span>
+                <li key={k.keyword} className="fb-chip exclude">
+                  <span className="fb-chip-text">{k.keyword}</span>
                 </li>
               ))}
             </ul>
@@ -70,7 +70,7 @@ export function SuggestionReasons(props: { suggestions: readonly FeedSuggestion[
   const reasons = props.suggestions.flatMap((s) => s.reasons);
   const count = props.suggestions.reduce((n, s) => n + s.count, 0);
   return (
-    <section className="suggestion-reasons" aria-label="Why this feed">
+    <section className="fb-suggestion-reasons" aria-label="Why this feed">
       <p>
         <strong>
           {count === 1 ? '1 document' : `${formatCount(count)} documents`} match

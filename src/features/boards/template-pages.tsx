@@ -99,7 +99,7 @@ export function TemplateReadonlyPage(props: { params: BuilderParams; nav: Builde
                 >
                   Create as is
                 </button>
-                <p className="loading-text" role="status" aria-live="polite">
+                <p className="fb-loading-text" role="status" aria-live="polite">
                   {loadingText ?? ''}
                 </p>
               </div>

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useState } from 'react';
 import type { FeedSort } from '../../../contract/boards';
 import type { FeedTabKey } from '../../../contract/documents';
+import type { HelpTopic } from '../../lib/help-links';
 import { userMessage } from '../../lib/user-message';
 import { useWindowedList } from '../../lists/use-windowed-list';
 import { VirtualList } from '../../lists/virtual-list';
@@ -38,6 +39,8 @@ export function FeedList(props: {
   label: string;
   mobile: boolean;
   sourceLabel?: string;
+  /** The empty state's help topic (the view's unless given). */
+  help?: HelpTopic | null;
 }) {
   useSignals();
   const { client, state } = useShell();
@@ -107,7 +110,11 @@ export function FeedList(props: {
         </div>
       ) : null}
       {total === 0 ? (
-        <FeedEmptyState family={null} help={view.help} sourceLabel={props.sourceLabel} />
+        <FeedEmptyState
+          family={null}
+          help={props.help === undefined ? view.help : props.help}
+          sourceLabel={props.sourceLabel}
+        />
       ) : null}
       {total ? (
         <VirtualList<FeedRow>

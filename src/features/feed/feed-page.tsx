@@ -1,6 +1,8 @@
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useId } from 'react';
 import { FeedSort } from '../../../contract/boards';
+import type { Source } from '../../../contract/sources';
+import type { HelpTopic } from '../../lib/help-links';
 import { isMobile } from '../../lib/breakpoints';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { SourceHeader } from '../sources/source-header';
@@ -10,6 +12,12 @@ import { ALL_TAB, selectedTab, shownTabs, windowTab, type TabKey } from './feed-
 import { FeedList } from './feed-list';
 import { FeedTabsBar, SortMenu, useFeedTabs } from './feed-toolbar';
 import { feedViewOf } from './feed-view';
+
+/** An empty source page's help topic, by the source's family. */
+const SOURCE_HELP: Record<Source['category'], HelpTopic> = {
+  rss_news: 'websites',
+  exchanges_groups: 'capital_markets',
+};
 
 /**
  * The feed screen for /feeds/home and its suffix views, /feeds/{board} and its sub-views, and
@@ -86,6 +94,7 @@ export function FeedPage() {
                 label="Documents"
                 mobile={mobile}
                 sourceLabel={view.source ? (source?.label ?? view.source) : undefined}
+                help={source ? SOURCE_HELP[source.category] : view.help}
               />
             ) : null}
           </div>

@@ -10,9 +10,9 @@ import { PillTags } from './pill-tags';
 export type FeedRow = OpOutput<'feed.window'>['rows'][number];
 
 /** Every card is this tall (px), gap included: the virtual list places rows without measuring. */
-export const CARD_HEIGHT_DESKTOP = 212;
+export const CARD_HEIGHT_DESKTOP = 200;
 /** On a phone the text is one line and the pills one tag. */
-export const CARD_HEIGHT_MOBILE = 172;
+export const CARD_HEIGHT_MOBILE = 164;
 
 /**
  * A result card (002 §3): source and date, the title (which opens the preview overlay), a

@@ -61,7 +61,7 @@ export function ConnectRssPage() {
           Paste the address of an RSS or Atom feed, or of a website: its feed is found for you,
           or its articles are read as they are.
         </p>
-        <div className="field">
+        <div className="form-field">
           <label htmlFor={urlId}>Feed or website address</label>
           <input
             id={urlId}
@@ -75,7 +75,7 @@ export function ConnectRssPage() {
             onChange={(event) => setUrl(event.currentTarget.value)}
           />
         </div>
-        <div className="field">
+        <div className="form-field">
           <label htmlFor={labelId}>Name (optional)</label>
           <input
             id={labelId}

@@ -63,7 +63,7 @@ function Catalogue() {
   const sections = catalogueSections(catalogue, query);
   return (
     <>
-      <div className="field catalogue-filter">
+      <div className="form-field catalogue-filter">
         <label htmlFor={filterId}>Find a source</label>
         <input
           id={filterId}

@@ -1,0 +1,16 @@
+import './tables';
+import { defineServerDomain } from '../domain';
+import { boardMigrations } from './migrations';
+import { registerBoardRoutes } from './routes';
+import { seedBoards } from './seed';
+
+/**
+ * Boards (feeds): custom and AI feeds as queries over what a user follows, their documents
+ * kept as feed entries (built on create and edit, extended as documents arrive), and `home`.
+ */
+export const boardsDomain = defineServerDomain({
+  name: 'boards',
+  register: registerBoardRoutes,
+  migrations: boardMigrations,
+  seed: seedBoards,
+});
