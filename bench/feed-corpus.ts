@@ -12,7 +12,13 @@ import { iso } from '../server/time';
  */
 
 const BENCH_SOURCES: ReadonlyArray<CorpusSource & { key: string; label: string }> = [
-  { id: 'bench-news', key: 'bench_news', label: 'Bench Wire', category_tab: 'rss_news', market: null },
+  {
+    id: 'bench-news',
+    key: 'bench_news',
+    label: 'Bench Wire',
+    category_tab: 'rss_news',
+    market: null,
+  },
   {
     id: 'bench-us',
     key: 'bench_us_filings',

@@ -60,7 +60,8 @@ const mirroredEntries = (page: Page) =>
     }
   });
 
-const probe = (page: Page) => page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench);
+const probe = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench);
 
 /** Installed before any script of the page: first card painted, long tasks. */
 const PROBE_SCRIPT = `
@@ -88,7 +89,13 @@ async function signIn(page: Page, base: string) {
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'feed-bench-'));
   const profile = mkdtempSync(join(tmpdir(), 'feed-bench-profile-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, ingest: false, log: () => {} });
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    ingest: false,
+    log: () => {},
+  });
   const { db } = await openDatabase({ dataDir });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -102,12 +109,18 @@ async function main() {
       body: JSON.stringify(USER),
     });
     if (!signup.ok) throw new Error(`bench/feed: sign-up answered ${signup.status}`);
-    const user = await db.selectFrom('users').select('id').where('email', '=', USER.email).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', USER.email)
+      .executeTakeFirstOrThrow();
     const now = Date.now();
     await createBenchSources(db, user.id, now);
     const insertRate = await fillBenchFeed(db, { from: 0, to: ITEMS, now });
     console.log(`bench/feed: ${(await context.browser()?.version()) ?? 'Chromium'} (${CHROMIUM})`);
-    console.log(`\nserver: ${ITEMS.toLocaleString('en')} documents stored at ${f1(insertRate)} documents/s (sanitise, dedupe, fan-out)`);
+    console.log(
+      `\nserver: ${ITEMS.toLocaleString('en')} documents stored at ${f1(insertRate)} documents/s (sanitise, dedupe, fan-out)`,
+    );
 
     const page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (error) => console.error(`page: ${error.message}`));
@@ -116,16 +129,24 @@ async function main() {
 
     // 1. Sync of the whole feed into the mirror.
     await page.goto(`${server.url}/feeds/home`);
-    await page.waitForFunction(() => (window as unknown as { __bench: PageProbe }).__bench.firstCard !== null);
+    await page.waitForFunction(
+      () => (window as unknown as { __bench: PageProbe }).__bench.firstCard !== null,
+    );
     const startedAt = (await probe(page)).firstCard!;
     let held = 0;
     while ((held = await mirroredEntries(page)) < ITEMS) await page.waitForTimeout(100);
     const endedAt = await page.evaluate(() => performance.now());
     const syncRate = (ITEMS / (endedAt - startedAt)) * 1000;
-    const longTasks = (await probe(page)).longTasks.filter((t) => t.start >= startedAt && t.start <= endedAt);
+    const longTasks = (await probe(page)).longTasks.filter(
+      (t) => t.start >= startedAt && t.start <= endedAt,
+    );
     console.log(`\n${ITEMS.toLocaleString('en')}-item feed`);
-    console.log(`  mirror sync: ${held.toLocaleString('en')} records in ${f1((endedAt - startedAt) / 1000)} s = ${f1(syncRate)} records/s`);
-    console.log(`  long tasks on the main thread meanwhile: ${longTasks.length}${longTasks.length ? ` (longest ${f1(Math.max(...longTasks.map((t) => t.duration)))} ms)` : ''}`);
+    console.log(
+      `  mirror sync: ${held.toLocaleString('en')} records in ${f1((endedAt - startedAt) / 1000)} s = ${f1(syncRate)} records/s`,
+    );
+    console.log(
+      `  long tasks on the main thread meanwhile: ${longTasks.length}${longTasks.length ? ` (longest ${f1(Math.max(...longTasks.map((t) => t.duration)))} ms)` : ''}`,
+    );
     goal(syncRate >= 5000, 'sync >= 5,000 records/s');
     goal(longTasks.length === 0, '0 long tasks while syncing');
 
@@ -133,26 +154,42 @@ async function main() {
     const paints: number[] = [];
     for (let i = 0; i < RELOADS; i++) {
       await page.reload();
-      await page.waitForFunction(() => (window as unknown as { __bench: PageProbe }).__bench.firstCard !== null);
+      await page.waitForFunction(
+        () => (window as unknown as { __bench: PageProbe }).__bench.firstCard !== null,
+      );
       paints.push((await probe(page)).firstCard!);
     }
     const baselines: number[] = [];
     for (let i = 0; i < 3; i++) baselines.push(await page.evaluate(loadEverything));
     const paint = median(paints);
     const baseline = median(baselines);
-    console.log(`  first paint after a reload (navigation start to first card, median of ${RELOADS}): ${f1(paint)} ms`);
-    console.log(`  baseline, read all ${ITEMS.toLocaleString('en')} then render them all (median of 3): ${f1(baseline)} ms`);
+    console.log(
+      `  first paint after a reload (navigation start to first card, median of ${RELOADS}): ${f1(paint)} ms`,
+    );
+    console.log(
+      `  baseline, read all ${ITEMS.toLocaleString('en')} then render them all (median of 3): ${f1(baseline)} ms`,
+    );
     console.log(`  ratio baseline / ours: ${f1(baseline / paint)}x`);
     goal(paint <= 100, 'first paint <= 100 ms');
     goal(baseline / paint >= 10, 'first paint >= 10x faster than the baseline');
 
     // 3. A 1M-item feed: every row reachable by scrolling, few rows in the DOM.
-    const bigRate = await fillBenchFeed(db, { from: ITEMS, to: BIG, now, short: true, batch: 5000 });
+    const bigRate = await fillBenchFeed(db, {
+      from: ITEMS,
+      to: BIG,
+      now,
+      short: true,
+      batch: 5000,
+    });
     console.log(`\n${BIG.toLocaleString('en')}-item feed (stored at ${f1(bigRate)} documents/s)`);
     await page.reload();
     const list = page.getByRole('list', { name: /feed/i }).first();
     await list.waitFor();
-    await page.waitForFunction((n) => document.querySelector('[role=listitem]')?.getAttribute('aria-setsize') === String(n), BIG, { timeout: 120_000 });
+    await page.waitForFunction(
+      (n) => document.querySelector('[role=listitem]')?.getAttribute('aria-setsize') === String(n),
+      BIG,
+      { timeout: 120_000 },
+    );
     const height = await list.evaluate((el) => el.scrollHeight);
     let maxRows = 0;
     let reached = 0;
@@ -162,18 +199,30 @@ async function main() {
       const ok = await page
         .waitForFunction(
           ([w, n]) => {
-            const shown = [...document.querySelectorAll('[role=listitem]:not([aria-busy])')].map((e) => Number(e.getAttribute('aria-posinset')));
-            return shown.some((p) => Math.abs(p - w) <= Math.max(50, n / 1000)) && (w !== n || shown.includes(n));
+            const shown = [...document.querySelectorAll('[role=listitem]:not([aria-busy])')].map(
+              (e) => Number(e.getAttribute('aria-posinset')),
+            );
+            return (
+              shown.some((p) => Math.abs(p - w) <= Math.max(50, n / 1000)) &&
+              (w !== n || shown.includes(n))
+            );
           },
           [want, BIG] as const,
           { timeout: 60_000 },
         )
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       if (ok) reached++;
       maxRows = Math.max(maxRows, await page.locator('[role=listitem]').count());
-      console.log(`  scrolled to ${at * 100}%: ${ok ? `row ~${want.toLocaleString('en')} shown` : 'rows NOT shown within 60 s'}`);
+      console.log(
+        `  scrolled to ${at * 100}%: ${ok ? `row ~${want.toLocaleString('en')} shown` : 'rows NOT shown within 60 s'}`,
+      );
     }
-    console.log(`  list height ${height.toLocaleString('en')} px (Chromium's cap ${CHROMIUM_MAX_HEIGHT.toLocaleString('en')}); most rows in the DOM: ${maxRows}`);
+    console.log(
+      `  list height ${height.toLocaleString('en')} px (Chromium's cap ${CHROMIUM_MAX_HEIGHT.toLocaleString('en')}); most rows in the DOM: ${maxRows}`,
+    );
     goal(reached === 4 && height <= CHROMIUM_MAX_HEIGHT, 'every row reachable by scrolling');
     goal(maxRows <= 150, '<= 150 rendered rows');
 

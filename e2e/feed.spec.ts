@@ -26,7 +26,10 @@ test('the feed shows cards across its tabs, and a card opens in the preview', as
   const title = (await story.getByRole('heading').innerText()).trim();
   await story.getByRole('heading').getByRole('link').click();
   await expect(page).toHaveURL(/overlay-type=preview/);
-  expect(searchOf(page)).toMatchObject({ 'overlay-category': 'rss_news', 'overlay-board_id': 'home' });
+  expect(searchOf(page)).toMatchObject({
+    'overlay-category': 'rss_news',
+    'overlay-board_id': 'home',
+  });
   const panel = page.getByTestId('overlay');
   await expect(panel.getByRole('heading', { level: 3, name: title })).toBeVisible();
   await expect(panel.locator('.preview-body p').first()).toBeVisible();
@@ -41,7 +44,10 @@ test('marking a card read in one tab shows it read in the other', async ({ page,
   const there = other.getByRole('article', { name: title });
   await expect(there).toHaveClass(/unread/);
 
-  await page.getByRole('article', { name: title }).getByRole('button', { name: 'Mark as read' }).click();
+  await page
+    .getByRole('article', { name: title })
+    .getByRole('button', { name: 'Mark as read' })
+    .click();
   await expect(page.getByRole('article', { name: title })).not.toHaveClass(/unread/);
   await expect(there).not.toHaveClass(/unread/);
   await expect(there.getByRole('button', { name: 'Mark as unread' })).toBeVisible();

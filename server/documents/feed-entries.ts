@@ -83,8 +83,7 @@ export const feedSeq = async (db: Db, feedId: string): Promise<number> => {
 
 /**
  * Adds a source's documents that `userId` may see to a feed, each under a new number from
- * `base` on (the caller reserved `count` of them, see countSourceDocs). Entries removed earlier
- * come back. Answers the newest number written, or 0.
+ * `base` on (the caller reserved countSourceDocs of them). Entries removed earlier come back.
  */
 export const addSourceEntries = async (
   db: Db,

@@ -1,9 +1,14 @@
 import type { DocumentDetail, ReadList, ReadState } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { recordChange } from '../sync/changes';
+import {
+  lockUserRow,
+  recordChange,
+  reserveChangeSeq,
+  writeChange,
+  type ChangeInput,
+} from '../sync/changes';
 import { iso } from '../time';
 import { CARD_COLUMNS, toDetail, type CardRow } from './cards';
-import { reserveSeqs } from './sequence';
 
 /**
  * Documents a user may open: one of a source they follow, or their own; never one owned by
@@ -43,10 +48,18 @@ export async function documentFor(
   return row ? toDetail(row as CardRow & typeof row, row.mark_seq !== null) : undefined;
 }
 
+const readChange = (deeplink: string, read: boolean): ChangeInput => ({
+  entity: 'read_status',
+  entity_id: deeplink,
+  op: 'upsert',
+  data: { deeplink, read },
+});
+
 /**
  * Marks documents read or unread for the user; documents they may not see are silently not
  * counted. Each document whose state changed gets a 'read_status' change, so every tab and
- * device hears of it. Call inside the request's transaction.
+ * device hears of it. The user's row is locked first, so two tabs marking at once take turns
+ * (and count each document once). Call inside the request's transaction.
  */
 export async function setReadState(
   db: Db,
@@ -56,55 +69,38 @@ export async function setReadState(
   now: number,
 ): Promise<number> {
   const ids = [...new Set(deeplinks)];
-  let changed: string[];
-  if (status === 'read') {
-    const rows = await visibleDocuments(db, userId)
-      .leftJoin('read_marks as r', (join) =>
-        join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
-      )
-      .select('d.id')
-      .where('d.id', 'in', ids)
-      .where('r.document_id', 'is', null)
+  await lockUserRow(db, userId);
+  if (status === 'unread') {
+    const removed = await db
+      .deleteFrom('read_marks')
+      .where('user_id', '=', userId)
+      .where('document_id', 'in', ids)
+      .returning('document_id')
       .execute();
-    changed = rows.map((r) => r.id).sort();
-    if (changed.length === 0) return 0;
-    const base = await reserveSeqs(db, changed.length);
+    const changed = removed.map((r) => r.document_id).sort();
+    for (const deeplink of changed) {
+      await recordChange(db, userId, readChange(deeplink, false), now);
+    }
+    return changed.length;
+  }
+  const unread = await visibleDocuments(db, userId)
+    .leftJoin('read_marks as r', (join) =>
+      join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
+    )
+    .select('d.id')
+    .where('d.id', 'in', ids)
+    .where('r.document_id', 'is', null)
+    .execute();
+  const changed = unread.map((r) => r.id).sort();
+  // A mark is numbered by its change: the user's own sequence orders the cursor list, and
+  // marking read never waits on the content counter that ingestion holds.
+  for (const deeplink of changed) {
+    const seq = await reserveChangeSeq(db, userId);
     await db
       .insertInto('read_marks')
-      .values(
-        changed.map((id, i) => ({
-          user_id: userId,
-          document_id: id,
-          mark_seq: base + i,
-          updated_at: iso(now),
-        })),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'document_id']).doNothing())
+      .values({ user_id: userId, document_id: deeplink, mark_seq: seq, updated_at: iso(now) })
       .execute();
-  } else {
-    changed = (
-      await db
-        .deleteFrom('read_marks')
-        .where('user_id', '=', userId)
-        .where('document_id', 'in', ids)
-        .returning('document_id')
-        .execute()
-    )
-      .map((r) => r.document_id)
-      .sort();
-  }
-  for (const deeplink of changed) {
-    await recordChange(
-      db,
-      userId,
-      {
-        entity: 'read_status',
-        entity_id: deeplink,
-        op: 'upsert',
-        data: { deeplink, read: status === 'read' },
-      },
-      now,
-    );
+    await writeChange(db, userId, seq, readChange(deeplink, true), now);
   }
   return changed.length;
 }

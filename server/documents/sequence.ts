@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 
 /**
- * Hands out `n` numbers of the global content sequence (documents, feed entries, read marks)
+ * Hands out `n` numbers of the global content sequence (documents and feed entries)
  * and answers the first. The counter row is bumped with an UPDATE, which on PostgreSQL locks it
  * until the transaction ends: writers take turns, so numbers become visible in commit order and
  * a reader following `after_seq` never skips one. `n` = 0 only takes the lock.

@@ -33,6 +33,7 @@ type DocRow = Database['documents'];
 const MAX_HTML = 1_000_000;
 const MAX_TEXT = 200_000;
 const MAX_FIELD = 500;
+const MAX_KEY = 1000;
 const TITLE_WORDS = 14;
 /** Published times further ahead than this are not believed: such a document is dated now. */
 const FUTURE_SLACK_S = 86_400;
@@ -87,7 +88,7 @@ function prepare(
     'Untitled';
   const categories = [...new Set((item.categories ?? []).map(field).filter((c) => c !== null))];
   return {
-    dedupe_key: item.dedupe_key.slice(0, 1000),
+    dedupe_key: item.dedupe_key,
     title,
     url,
     unix: publishedAt(item.unix, nowS),
@@ -129,8 +130,14 @@ export async function insertDocuments(
   const nowS = Math.floor(opts.now / 1000);
   const byKey = new Map<string, IncomingDocument>();
   for (const item of items) {
-    const key = item.dedupe_key?.trim();
-    if (key && !byKey.has(key)) byKey.set(key, { ...item, dedupe_key: key });
+    // guid, else link (the reader's choice); with neither, the title and text decide.
+    const key =
+      item.dedupe_key?.trim() ||
+      `sha256:${createHash('sha256')
+        .update(`${item.title ?? ''}\u0000${item.text ?? item.html ?? ''}`)
+        .digest('hex')}`;
+    const kept = key.slice(0, MAX_KEY);
+    if (!byKey.has(kept)) byKey.set(kept, { ...item, dedupe_key: kept });
   }
   const existing = new Set<string>();
   const keys = [...byKey.keys()];

@@ -7,8 +7,8 @@ import type { CategoryTab, Market } from '../../contract/documents';
 declare module '../db/schema' {
   interface Database {
     /**
-     * One counter row (`name` = 'content'): the global sequence of documents, feed entries and
-     * read marks. Bumped inside the writing transaction, which on PostgreSQL locks the row until
+     * One counter row (`name` = 'content'): the global sequence of documents and feed entries.
+     * Bumped inside the writing transaction, which on PostgreSQL locks the row until
      * commit, so numbers become visible in commit order (see documents/sequence.ts).
      */
     content_counters: { name: string; value: number };
@@ -59,7 +59,7 @@ declare module '../db/schema' {
       entry_seq: number;
       removed: number;
     };
-    /** Present = read. `mark_seq` (the content counter) orders the cursor list. */
+    /** Present = read. `mark_seq` (the number of its change, per user) orders the cursor list. */
     read_marks: {
       user_id: string;
       document_id: string;

@@ -4,7 +4,7 @@ import type { IncomingDocument } from '../documents/store';
 import { fetchUrl, type FetchOptions } from './fetch';
 import { FetchError } from './fetch-error';
 import { parseFilings } from './filings';
-import { looksLikeFeed, parseFeed } from './parse-feed';
+import { looksLikeFeed, parseFeedYielding } from './parse-feed';
 import { expandPresetUrl, filingsPreset } from './presets';
 import { discoverFeeds, looksLikeHtml, readablePage } from './website';
 
@@ -39,16 +39,17 @@ export type ReadContext = {
 
 type Fetched = Extract<Awaited<ReturnType<typeof fetchUrl>>, { status: 'ok' }>;
 
-const asFeed = (page: Fetched, now: number): IncomingDocument[] => {
+const asFeed = async (page: Fetched, now: number): Promise<IncomingDocument[]> => {
   if (!looksLikeFeed(page.text)) {
     throw new FetchError('parse', 'the address did not answer with an RSS or Atom feed');
   }
-  return parseFeed(page.text, page.url, now).items;
+  return (await parseFeedYielding(page.text, page.url, now)).items;
 };
 
 /** A page: its own feed, the first feed it names that reads, else its readable text. */
 const asWebsite = async (page: Fetched, ctx: ReadContext): Promise<IncomingDocument[]> => {
-  if (looksLikeFeed(page.text)) return parseFeed(page.text, page.url, ctx.now).items;
+  if (looksLikeFeed(page.text))
+    return (await parseFeedYielding(page.text, page.url, ctx.now)).items;
   if (!looksLikeHtml(page.text, page.contentType)) {
     throw new FetchError('parse', 'the address is not a feed or a web page');
   }
@@ -56,7 +57,7 @@ const asWebsite = async (page: Fetched, ctx: ReadContext): Promise<IncomingDocum
     const res = await fetchUrl(candidate, { ...ctx.fetch, what: 'feed' }).catch(() => null);
     if (res?.status === 'ok' && looksLikeFeed(res.text)) {
       try {
-        return parseFeed(res.text, res.url, ctx.now).items;
+        return (await parseFeedYielding(res.text, res.url, ctx.now)).items;
       } catch {
         // a broken feed: try the next, then the page's own text
       }
@@ -88,7 +89,7 @@ export async function readSource(source: SourceToRead, ctx: ReadContext): Promis
     isWebsite || parser === 'website'
       ? await asWebsite(res, ctx)
       : parser === 'feed'
-        ? asFeed(res, ctx.now)
+        ? await asFeed(res, ctx.now)
         : parseFilings(parser, res.text, res.url, preset?.market ?? 'us_capital_markets');
   const market = preset?.market ?? source.market;
   const filed =

@@ -9,6 +9,7 @@ import { iso } from '../time';
 import type { FetchOptions } from './fetch';
 import { describeError } from './fetch-error';
 import { claimJobs, ensureJobs, LeaseLost, updateLeasedJob, type ClaimedJob } from './jobs';
+import { yieldToLoop } from './parse-feed';
 import { filingsPreset } from './presets';
 import { readSource } from './read';
 
@@ -39,7 +40,7 @@ export type IngestRunnerOptions = {
   concurrency?: number;
   /** How long a claim holds before another runner may take the job (default 60 s). */
   leaseMs?: number;
-  /** Documents per transaction (default 1000). */
+  /** Documents per transaction (default 250: on SQLite each holds the event loop). */
   batchSize?: number;
   /** Outbound fetch settings (allowPrivate, limits, user agent). */
   fetch?: FetchOptions;
@@ -74,7 +75,7 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const concurrency = opts.concurrency ?? 4;
   const leaseMs = opts.leaseMs ?? 60_000;
-  const batchSize = opts.batchSize ?? 1000;
+  const batchSize = opts.batchSize ?? 250;
   const abort = new AbortController();
   const inflight = new Set<Promise<void>>();
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -97,6 +98,8 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
     let added = 0;
     for (const batch of batches.slice(0, -1)) {
       if (stopping) throw new Error('stopping');
+      // On SQLite a batch runs synchronously: let requests in between batches.
+      await yieldToLoop();
       await db.transaction().execute(async (trx) => {
         await lockContent(trx);
         const t = now();

@@ -25,6 +25,9 @@ export type IngestThroughput = {
   itemsPerSecond: number;
   rssBeforeMb: number;
   rssPeakMb: number;
+  /** The longest the event loop was held at once (parsing, a batch's transaction): how long
+   * an API request could wait behind ingestion on this process. */
+  maxEventLoopBlockMs: number;
 };
 
 export type ThroughputOptions = {
@@ -119,9 +122,20 @@ export async function measureIngestThroughput(
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }, 20);
+    // The gap between ticks of a 10 ms timer, less its period, is how long the loop was held.
+    let maxBlock = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const at = performance.now();
+      maxBlock = Math.max(maxBlock, at - last - 10);
+      last = at;
+    }, 10);
     const started = performance.now();
     await runner.runDue();
     const seconds = (performance.now() - started) / 1000;
+    // One more tick, so a hold that lasted to the end is counted too.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clearInterval(ticker);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     const job = await db
@@ -143,6 +157,7 @@ export async function measureIngestThroughput(
       itemsPerSecond: Math.round(items / seconds),
       rssBeforeMb: mb(rssBefore),
       rssPeakMb: mb(rssPeak),
+      maxEventLoopBlockMs: Math.round(maxBlock),
     };
   } finally {
     await db.destroy();

@@ -3,7 +3,12 @@
  * browser extension, and tags and bookmarks; every other empty state to the general help page.
  * The spec names the topics, not the addresses: the pages live on the product's help site.
  */
-export const HELP_TOPICS = ['websites', 'capital_markets', 'browser_extension', 'tags_bookmarks'] as const;
+export const HELP_TOPICS = [
+  'websites',
+  'capital_markets',
+  'browser_extension',
+  'tags_bookmarks',
+] as const;
 export type HelpTopic = (typeof HELP_TOPICS)[number];
 
 const TOPIC_PATHS: Record<HelpTopic, string> = {

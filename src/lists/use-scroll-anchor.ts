@@ -53,7 +53,8 @@ export function useScrollAnchor(input: {
     const position = target ?? scale.toVirtual(el.scrollTop);
     const top = Math.floor(position / rowHeight);
     const key = rowKey && position > 0 ? rowKey(top) : undefined;
-    anchor.current = key === undefined ? null : { index: top, key, delta: position - top * rowHeight };
+    anchor.current =
+      key === undefined ? null : { index: top, key, delta: position - top * rowHeight };
   });
 }
 

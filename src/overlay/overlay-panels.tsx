@@ -17,9 +17,7 @@ const PreviewOverlay = lazy(() =>
 );
 
 /** The contents of each overlay type that has them, given its parameters without the prefix. */
-const PANEL_CONTENTS: Partial<
-  Record<string, ComponentType<{ params: Record<string, string> }>>
-> = {
+const PANEL_CONTENTS: Partial<Record<string, ComponentType<{ params: Record<string, string> }>>> = {
   'custom-feed': CustomFeedOverlay,
   preview: PreviewOverlay,
 };

@@ -8,7 +8,7 @@ import {
 import type { ReactElement } from 'react';
 import { afterSignInRoute, afterSignOutRoute } from '../lib/landing';
 import { keepOverlayParams } from '../lib/overlay';
-import { CONTENT_CATEGORIES, isAuthPath, routesFor } from '../lib/routes';
+import { isAuthPath, routesFor } from '../lib/routes';
 import { variantFromPath } from '../lib/variant';
 import { AppLayout } from '../layout/app-layout';
 import { RouteNotFound, RouterError } from '../screens/error-screen';
@@ -18,6 +18,7 @@ import {
   PublicNotAvailablePage,
 } from '../screens/not-available-page';
 import type { ShellServices } from '../shell-context';
+import { PREVIEW_PATTERN, feedPatterns, placeholderPatterns } from './route-patterns';
 import { ResetPasswordSearch, stringifySearch, validateAppSearch } from './search';
 
 export type RouterContext = ShellServices;
@@ -36,125 +37,8 @@ export type LazyScreens = {
   connectRss: Screen;
   connectWebsite: Screen;
   feedSettings: Screen;
+  preview: Screen;
 };
-
-/** The feed screen's routes (src/features/feed/feed-view.ts says what each shows). */
-function feedPatterns(product: string): string[] {
-  const r = routesFor(product);
-  return [
-    r.feeds.home,
-    ...r.feeds.suffixes.map((suffix) => r.feeds.homeSuffix(suffix)),
-    '/feeds/$source',
-    '/feeds/$source/$subcategory',
-    '/feeds/$source/links',
-    '/feeds/$source/documents',
-    '/feeds/$source/media',
-    '/feeds/$source/webclips',
-    '/apps/$source',
-    '/apps/$source/$subcategory',
-  ];
-}
-
-/** Routes with a screen of their own, left out of the placeholders. */
-function builtPatterns(product: string): Set<string> {
-  const r = routesFor(product);
-  return new Set([
-    ...feedPatterns(product),
-    r.connect.rss,
-    r.connect.website,
-    r.connect.websiteFollowed,
-    r.settings.feeds,
-  ]);
-}
-
-/**
- * Every route of 000 §2 that has no screen yet, as router patterns. Built from the route
- * constants where they are static; parameters are the router's `$name` segments.
- */
-function placeholderPatterns(product: string): string[] {
-  const r = routesFor(product);
-  const contentPatterns = CONTENT_CATEGORIES.flatMap((category) => [
-    `/${category}`,
-    `/${category}/$source`,
-    `/${category}/$source/$subcategory`,
-    `/${category}/$source/chats`,
-    `/${category}/$source/comments`,
-  ]);
-  const patterns = [
-    r.home,
-    r.settings.root,
-    '/settings/$page',
-    r.settings.storage,
-    r.settings.storageEmpty,
-    '/settings/storage/$app/$type',
-    r.settings.tags,
-    r.settings.feeds,
-    r.settings.contacts,
-    r.settings.channels,
-    '/settings/channels/$channelId',
-    '/settings/channels/$channelId/feeds',
-    '/settings/channels/$channelId/members',
-    r.settings.userSettings,
-    r.settings.portfolios,
-    r.settings.createPortfolio,
-    r.onboarding,
-    r.connect.root,
-    r.connect.app,
-    '/connect/app/$app',
-    r.connect.website,
-    r.connect.websiteFollowed,
-    r.connect.rss,
-    r.managers.root,
-    r.managers.assistants,
-    r.managers.assistantsDashboard,
-    r.managers.assistantsBuilder,
-    r.managers.reportGenerationDashboard,
-    r.managers.report,
-    r.report.root,
-    '/report/$id',
-    r.pulse.root,
-    r.pulse.whatsappVerification,
-    r.pulse.updatePortfolio,
-    r.pulse.userSettings,
-    r.search.root,
-    r.search.full,
-    '/search/$subCategory',
-    r.assistant.base,
-    r.assistant.full,
-    r.assistant.history,
-    r.document,
-    r.image,
-    r.extension,
-    r.landing,
-    r.feeds.home,
-    ...r.feeds.suffixes.map((suffix) => r.feeds.homeSuffix(suffix)),
-    r.needlbox.bookmarks,
-    r.needlbox.tags,
-    r.needlbox.comments,
-    ...contentPatterns,
-    '/feeds/$source/links',
-    '/feeds/$source/documents',
-    '/feeds/$source/media',
-    '/feeds/$source/webclips',
-    '/preview/$category/$deeplink',
-    `/preview/${product}_notebooks/$id`,
-    r.integrations,
-    '/channels/$id/tags',
-    '/market-intelligence',
-    '/report-agent',
-    '/supercharging-askneedl',
-  ];
-  // Two spellings of one pattern (/channels/$id and /channels/$source) are one route.
-  const seen = new Set<string>();
-  const built = builtPatterns(product);
-  return patterns.filter((pattern) => {
-    if (built.has(pattern)) return false;
-    const shape = pattern.replace(/\$[A-Za-z]+/g, '$');
-    if (seen.has(shape)) return false;
-    seen.add(shape);
-    return true;
-  });
-}
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
 async function requireSession(context: RouterContext, href: string, pathname: string) {
@@ -303,6 +187,11 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.settings.feeds,
       component: screens.feedSettings,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: PREVIEW_PATTERN,
+      component: screens.preview,
     }),
     ...placeholderPatterns(product).map((path) =>
       createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),

@@ -31,5 +31,6 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     feedSettings: lazyPage(() =>
       import('../features/sources/feed-settings-page').then((m) => m.FeedSettingsPage),
     ),
+    preview: lazyPage(() => import('../features/feed/preview-page').then((m) => m.PreviewPage)),
   };
 }

@@ -73,6 +73,18 @@ describe.each(STORAGES)('documents on %s', (storage) => {
     ]);
     // Nothing new: nobody is told to pull.
     expect(await changesOf(h, a.token, cursor)).toEqual([]);
+    // With neither guid nor link, the title and text decide.
+    const keyless = (title: string) => news('', title, 'Same text.', 9, { url: null });
+    expect(await addDocs(h, 'demo_research', [keyless('No guid'), keyless('No guid')])).toEqual({
+      inserted: 1,
+      duplicates: 1,
+    });
+    expect(await addDocs(h, 'demo_research', [keyless('No guid'), keyless('Other title')])).toEqual(
+      {
+        inserted: 1,
+        duplicates: 1,
+      },
+    );
   });
 
   it('sanitises HTML on the way in and fills a missing title and date', async () => {

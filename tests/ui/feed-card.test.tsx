@@ -67,16 +67,18 @@ describe('the result card', () => {
     const fields = [...card.querySelectorAll('dt')].map((dt) => dt.textContent);
     expect(fields).toEqual(['Company', 'Security code', 'Category', 'Secondary category']);
     const pills = within(card).getByRole('list', { name: 'Categories' });
-    expect(within(pills).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      '10-K',
-      'A',
-      'B',
-      'C',
-      'D',
-    ]);
+    expect(
+      within(pills)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['10-K', 'A', 'B', 'C', 'D']);
     fireEvent.click(within(card).getByRole('button', { name: '2 more categories' }));
     const more = within(card).getByRole('list', { name: 'More categories' });
-    expect(within(more).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['E', 'F']);
+    expect(
+      within(more)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['E', 'F']);
     fireEvent.keyDown(more, { key: 'Escape' });
     expect(within(card).queryByRole('list', { name: 'More categories' })).toBeNull();
   });
@@ -115,7 +117,10 @@ describe('the preview overlay', () => {
 
     const panel = await screen.findByTestId('overlay');
     expect(await within(panel).findByText('Rates held.')).toBeTruthy();
-    expect(calls.find((c) => c.op === 'doc.get')?.input).toEqual({ source: 'reuters', deeplink: 'd1' });
+    expect(calls.find((c) => c.op === 'doc.get')?.input).toEqual({
+      source: 'reuters',
+      deeplink: 'd1',
+    });
     expect(panel.querySelector('script')).toBeNull();
     expect(panel.querySelector('[onerror]')).toBeNull();
     expect(within(panel).getByText('bad link').getAttribute('href')).toBeNull();
@@ -123,20 +128,42 @@ describe('the preview overlay', () => {
     // Images only from https: neither the relative nor the http one is kept.
     expect(panel.querySelectorAll('.preview-body img')).toHaveLength(0);
     expect((window as { hacked?: number }).hacked).toBeUndefined();
-    expect(
-      within(panel).getByRole('link', { name: 'Open original' }).getAttribute('href'),
-    ).toBe('https://example.com/story/1');
+    expect(within(panel).getByRole('link', { name: 'Open original' }).getAttribute('href')).toBe(
+      'https://example.com/story/1',
+    );
   });
 
   it('offers "Open original" only for an http or https address', async () => {
     await renderShell({
       path: '/feeds/home?overlay-type=preview&overlay-source=reuters&overlay-category=rss_news&overlay-deeplink=d1',
       session: SIGNED_IN,
-      handlers: { ...oneCard(storyCard(1)), 'doc.get': () => detail({ link: 'javascript:alert(1)' }) },
+      handlers: {
+        ...oneCard(storyCard(1)),
+        'doc.get': () => detail({ link: 'javascript:alert(1)' }),
+      },
     });
     const panel = await screen.findByTestId('overlay');
     await within(panel).findByText('Rates held.');
     expect(within(panel).queryByRole('link', { name: 'Open original' })).toBeNull();
+  });
+});
+
+describe('the full-screen preview', () => {
+  it('is where a card opens on a tablet, which has no overlay', async () => {
+    setViewportWidth(1000);
+    const { history } = await renderShell({
+      path: '/feeds/home',
+      session: SIGNED_IN,
+      handlers: { ...oneCard(storyCard(1)), 'doc.get': () => detail() },
+    });
+    const link = await screen.findByRole('link', { name: 'Story 1' });
+    expect(link.getAttribute('href')).toBe(
+      '/preview/reuters/d1?category_tab=rss_news&board_id=home',
+    );
+    fireEvent.click(link);
+    await waitFor(() => expect(history.location.pathname).toBe('/preview/reuters/d1'));
+    expect(await screen.findByText('Rates held.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 3, name: 'Story 1' })).toBeTruthy();
   });
 });
 
@@ -188,7 +215,10 @@ describe('feed names', () => {
         'sources.list': () => [source(), source({ key: 'rss_2', source_id: 'src2', label: 'Two' })],
         'feed.window': feed.window,
         'feed.tabs': feed.tabs,
-        'sources.unfollow': () => ({ message: 'Fixture Feed is successfully unfollowed', next: 'rss_2' }),
+        'sources.unfollow': () => ({
+          message: 'Fixture Feed is successfully unfollowed',
+          next: 'rss_2',
+        }),
       },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Fixture Feed' })).toBeTruthy();

@@ -86,7 +86,9 @@ describe('category tabs and sort', () => {
     ]);
     expect(tabs[0].getAttribute('aria-selected')).toBe('true');
     fireEvent.click(screen.getByRole('tab', { name: 'US Exchange 10' }));
-    await waitFor(() => expect(history.location.search).toContain('category_tab=us_capital_markets'));
+    await waitFor(() =>
+      expect(history.location.search).toContain('category_tab=us_capital_markets'),
+    );
     await waitFor(() =>
       expect(
         calls.some(
@@ -102,7 +104,11 @@ describe('category tabs and sort', () => {
     const feed = createFeed(10);
     const { calls } = await renderFeed(feed);
     const select = await screen.findByRole('combobox', { name: 'Sort by' });
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual([
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([
       'Latest first',
       'Oldest first',
       'Company A to Z',

@@ -88,10 +88,16 @@ describe('typed filing fields (002 §3)', () => {
 describe('pill tags (002 §9)', () => {
   const tags = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
   it('5 on desktop, the rest in the overflow popup', () => {
-    expect(splitPills(tags, false)).toEqual({ shown: ['A', 'B', 'C', 'D', 'E'], overflow: ['F', 'G'] });
+    expect(splitPills(tags, false)).toEqual({
+      shown: ['A', 'B', 'C', 'D', 'E'],
+      overflow: ['F', 'G'],
+    });
   });
   it('1 on a phone', () => {
-    expect(splitPills(tags, true)).toEqual({ shown: ['A'], overflow: ['B', 'C', 'D', 'E', 'F', 'G'] });
+    expect(splitPills(tags, true)).toEqual({
+      shown: ['A'],
+      overflow: ['B', 'C', 'D', 'E', 'F', 'G'],
+    });
   });
   it('no overflow when they all fit; blanks and repeats dropped', () => {
     expect(splitPills(['A', ' ', 'A', 'B'], false)).toEqual({ shown: ['A', 'B'], overflow: [] });
@@ -179,7 +185,10 @@ describe('category tabs (000 §3)', () => {
 
   it('the exchanges view: Indian Exchange and US Exchange, NZ only with documents', () => {
     const offered = feedViewOf('/feeds/home/exchanges')?.tabs ?? null;
-    expect(shownTabs(infos, offered).map((t) => t.label)).toEqual(['Indian Exchange', 'US Exchange']);
+    expect(shownTabs(infos, offered).map((t) => t.label)).toEqual([
+      'Indian Exchange',
+      'US Exchange',
+    ]);
     const withNz = infos.map((i) => (i.key === 'nz_capital_markets' ? { ...i, data: 3 } : i));
     expect(shownTabs(withNz, offered).map((t) => t.label)).toEqual([
       'Indian Exchange',
@@ -199,14 +208,19 @@ describe('category tabs (000 §3)', () => {
       offered,
     );
     expect(selectedTab({ requested: undefined, offered, tabs: onlyUs })).toBe('us_capital_markets');
-    expect(selectedTab({ requested: 'rss_news', offered, tabs: onlyUs })).toBe('us_capital_markets');
+    expect(selectedTab({ requested: 'rss_news', offered, tabs: onlyUs })).toBe(
+      'us_capital_markets',
+    );
   });
 });
 
 describe('feed routes (000 §2)', () => {
   it('home, its families, feeds and their sub-views, and one source', () => {
     expect(feedViewOf('/feeds/home')).toMatchObject({ board: 'home', source: null, tabs: null });
-    expect(feedViewOf('/feeds/home/rss_news')).toMatchObject({ tabs: ['rss_news'], help: 'websites' });
+    expect(feedViewOf('/feeds/home/rss_news')).toMatchObject({
+      tabs: ['rss_news'],
+      help: 'websites',
+    });
     expect(feedViewOf('/feeds/home/webclips')).toMatchObject({
       tabs: ['webclips'],
       help: 'browser_extension',
@@ -228,7 +242,9 @@ describe('empty-state help links (000 §2)', () => {
     expect(helpLink('browser_extension', 'needl').href).toBe(
       'https://help.needl.ai/browser-extension',
     );
-    expect(helpLink('tags_bookmarks', 'needl').href).toBe('https://help.needl.ai/tags-and-bookmarks');
+    expect(helpLink('tags_bookmarks', 'needl').href).toBe(
+      'https://help.needl.ai/tags-and-bookmarks',
+    );
     expect(helpLink(null, 'needl').href).toBe('https://help.needl.ai/');
   });
 });

@@ -62,7 +62,7 @@ describe('links keep overlay- params (000 §2)', () => {
     );
   });
 
-  it("an empty feed's \"Follow a source\"", async () => {
+  it('an empty feed\'s "Follow a source"', async () => {
     await renderShell({ path: `/feeds/home/rss_news?${OVERLAY}`, session: SIGNED_IN });
     expect(
       (await screen.findByRole('link', { name: 'Follow a source' })).getAttribute('href'),

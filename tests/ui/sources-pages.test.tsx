@@ -78,7 +78,9 @@ const catalogue: Categories = {
 
 describe('the catalogue (000 §3 groups)', () => {
   it('lists Indian and US Capital Markets first, then the other categories', () => {
-    expect(catalogueSections(catalogue).map((s) => [s.title, s.sources.map((x) => x.label)])).toEqual([
+    expect(
+      catalogueSections(catalogue).map((s) => [s.title, s.sources.map((x) => x.label)]),
+    ).toEqual([
       ['Indian Capital Markets', ['BSE Filings', 'SEBI']],
       ['US Capital Markets', ['SEC']],
       ['News', ['Reuters']],
@@ -236,15 +238,11 @@ describe('/settings/feeds', () => {
       },
     });
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Source',
-      'Kind',
-      'Status',
-      'Last run',
-      'Next run',
-      'Items',
-      'Last error',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Source', 'Kind', 'Status', 'Last run', 'Next run', 'Items', 'Last error']);
     const broken = within(table).getByRole('row', { name: /Broken Feed/ });
     expect(within(broken).getByText('The address answered 404 Not Found')).toBeTruthy();
     expect(within(broken).getByText('Failed')).toBeTruthy();

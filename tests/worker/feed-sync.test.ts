@@ -113,7 +113,10 @@ describe('following a feed after its sequence number', () => {
     expect(first.rows.every((r) => /buyback/i.test(`${r.title} ${r.plain_text}`))).toBe(true);
 
     const since = tab.events.length;
-    const edited = await tab.api.call('boards.update', { id: board.board_id, draft: draft('dividend') });
+    const edited = await tab.api.call('boards.update', {
+      id: board.board_id,
+      draft: draft('dividend'),
+    });
     expect(edited.version).toBeGreaterThan(board.version);
     // The 'board' change carries the new version: the feed's mirror is cleared and refetched.
     await tab.waitFor((e) => feedChanged(e) && e.type === 'changed' && e.keys === null, { since });

@@ -61,8 +61,9 @@ describe('feed.window over a mirrored feed', () => {
     expect(announced.length).toBeGreaterThanOrEqual(5);
 
     const db = await ws.openMirror();
-    expect(await db.count('feed_entries', { index: 'time', lower: ['home'], upper: ['home', []] }))
-      .toBe(top.count);
+    expect(
+      await db.count('feed_entries', { index: 'time', lower: ['home'], upper: ['home', []] }),
+    ).toBe(top.count);
     db.close();
     const again = await tab.api.call('feed.window', {
       board: 'home',
@@ -76,7 +77,13 @@ describe('feed.window over a mirrored feed', () => {
 
   it('reads windows in every time sort and tab from the mirror, as the server pages them', async () => {
     const { ws, tab, state, page } = await signedUpFollowing();
-    await tab.api.call('feed.window', { board: 'home', tab: null, sort: 'latest', offset: 0, count: 20 });
+    await tab.api.call('feed.window', {
+      board: 'home',
+      tab: null,
+      sort: 'latest',
+      offset: 0,
+      count: 20,
+    });
     await ws.workspace.idle();
 
     const tabs: Array<FeedTabKey | null> = [
@@ -87,7 +94,12 @@ describe('feed.window over a mirrored feed', () => {
       'research',
     ];
     const sorts: FeedSort[] = ['latest', 'oldest'];
-    const cases: Array<{ tab: FeedTabKey | null; sort: FeedSort; offset: number; expected: BoardDocs['results'] }> = [];
+    const cases: Array<{
+      tab: FeedTabKey | null;
+      sort: FeedSort;
+      offset: number;
+      expected: BoardDocs['results'];
+    }> = [];
     for (const t of tabs) {
       for (const sort of sorts) {
         const total = (await page(`num_docs=0${t ? `&tab=${t}` : ''}`)).count;
@@ -120,7 +132,13 @@ describe('feed.window over a mirrored feed', () => {
 
   it('orders by company and category from the mirror: A to Z, none last, and Z to A reversed', async () => {
     const { ws, tab } = await signedUpFollowing();
-    await tab.api.call('feed.window', { board: 'home', tab: null, sort: 'latest', offset: 0, count: 20 });
+    await tab.api.call('feed.window', {
+      board: 'home',
+      tab: null,
+      sort: 'latest',
+      offset: 0,
+      count: 20,
+    });
     await ws.workspace.idle();
 
     for (const [field, asc, desc] of [
@@ -146,7 +164,12 @@ describe('feed.window over a mirrored feed', () => {
       }
       // Z to A is the same list read from the other end.
       const total = all.total;
-      const tail = await tab.api.call('feed.window', { ...view, sort: asc, offset: total - 30, count: 30 });
+      const tail = await tab.api.call('feed.window', {
+        ...view,
+        sort: asc,
+        offset: total - 30,
+        count: 30,
+      });
       const head = await tab.api.call('feed.window', { ...view, sort: desc, offset: 0, count: 30 });
       expect(ids(head)).toEqual(ids(tail).reverse());
       expect(head.total).toBe(total);

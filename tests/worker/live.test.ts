@@ -89,7 +89,9 @@ describe('GET /sync/live', () => {
 const top = (tab: HeadlessTab) =>
   tab.api.call('feed.window', { board: 'home', tab: null, sort: 'latest', offset: 0, count: 3 });
 const showing = (key: string) => (e: WorkerEvent) =>
-  e.type === 'changed' && e.store === 'feed_entries' && (e.keys?.some((k) => k.endsWith(key)) ?? false);
+  e.type === 'changed' &&
+  e.store === 'feed_entries' &&
+  (e.keys?.some((k) => k.endsWith(key)) ?? false);
 
 describe('the worker live connection', () => {
   it('shows a document inserted on the server in every open tab, with no refresh', async () => {
@@ -136,7 +138,9 @@ describe('the worker live connection', () => {
 
     const now = Math.floor(Date.now() / 1000);
     const since = a.events.length;
-    await docs.insert('demo_policy_brief', [newsItem('live-2', 'New filing rules take effect', now)]);
+    await docs.insert('demo_policy_brief', [
+      newsItem('live-2', 'New filing rules take effect', now),
+    ]);
     const [row] = (await docs.db
       .selectFrom('documents')
       .select('id')

@@ -15,8 +15,15 @@ import {
 const suite = setupWorkspaceSuite({ ingest: false });
 
 const rowsOf = async (tab: HeadlessTab) =>
-  (await tab.api.call('feed.window', { board: 'home', tab: null, sort: 'latest', offset: 0, count: 4 }))
-    .rows;
+  (
+    await tab.api.call('feed.window', {
+      board: 'home',
+      tab: null,
+      sort: 'latest',
+      offset: 0,
+      count: 4,
+    })
+  ).rows;
 const readChanged = (deeplink: string) => (e: WorkerEvent) =>
   e.type === 'changed' && e.store === 'read_status' && (e.keys?.includes(deeplink) ?? false);
 const feedRowChanged = (deeplink: string) => (e: WorkerEvent) =>
@@ -85,7 +92,8 @@ describe('read state', () => {
     const first = await b.waitFor(readChanged(docs[1]), { since });
     await b.waitFor(readChanged(docs[1]), { since: b.events.indexOf(first) + 1 });
     await b.waitFor(
-      (e) => e.type === 'toast' && e.kind === 'error' && e.message === 'deeplinks[0]: no such document',
+      (e) =>
+        e.type === 'toast' && e.kind === 'error' && e.message === 'deeplinks[0]: no such document',
       { since },
     );
     expect((await rowsOf(b)).map((r) => r.read)).toEqual([false, false, false, false]);

@@ -56,7 +56,11 @@ async function keepBoard(ctx: Ctx, board: Board) {
   const list = await get<ListRecord>(ctx, LIST);
   const items: PatchItem<S>[] = [{ store: BOARDS, key: board.board_id, value: board }];
   if (list && !list.ids.includes(board.board_id)) {
-    items.push({ store: BOARDS, key: LIST, value: { ...list, ids: [...list.ids, board.board_id] } });
+    items.push({
+      store: BOARDS,
+      key: LIST,
+      value: { ...list, ids: [...list.ids, board.board_id] },
+    });
   }
   if (!(await ctx.reads.store(items, owner))) throw sessionChanged('boards');
   return board;

@@ -43,7 +43,9 @@ export const documentsDomain = defineWorkerDomain(documents, {
           });
           const found = answer.results.find((d) => d.deeplink === deeplink) ?? answer.results[0];
           if (!found) throw new ApiError(404, 'not_found', `no document ${deeplink}`);
-          if (!(await ctx.reads.store([{ store: DOCS, key: deeplink, value: found }], owner, false)))
+          if (
+            !(await ctx.reads.store([{ store: DOCS, key: deeplink, value: found }], owner, false))
+          )
             throw sessionChanged('doc.get');
           return found;
         });
@@ -69,7 +71,11 @@ export const documentsDomain = defineWorkerDomain(documents, {
   changes: {
     read_status(change, tx) {
       const read = change.op === 'upsert' && change.data.read;
-      tx.put(READ_STORE, change.op === 'upsert' ? change.data.deeplink : change.id, read || undefined);
+      tx.put(
+        READ_STORE,
+        change.op === 'upsert' ? change.data.deeplink : change.id,
+        read || undefined,
+      );
     },
   },
   watch: {

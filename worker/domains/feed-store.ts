@@ -90,7 +90,9 @@ const INDEXES = ['time', 'tab_time', 'company', 'tab_company', 'category', 'tab_
 export const FEED_ENTRIES_SPEC: StoreSpec = {
   keyPath: 'id',
   indexes: {
-    ...Object.fromEntries(INDEXES.map((name) => [name, { keyPath: `k_${name}`, multiEntry: true }])),
+    ...Object.fromEntries(
+      INDEXES.map((name) => [name, { keyPath: `k_${name}`, multiEntry: true }]),
+    ),
     /** A document's entries in every feed (its read state changed). */
     doc: { keyPath: 'doc' },
   },
@@ -196,7 +198,9 @@ export async function writeFeed(
       meta = options.create;
     } else if (options.gen !== null && meta.gen !== options.gen) return 'stale';
     const records = options.entries.map((e) => ({ removed: e.removed, record: toRecord(feed, e) }));
-    const before = await Promise.all(records.map(({ record }) => tx.get<EntryRecord>(FEED, record.id)));
+    const before = await Promise.all(
+      records.map(({ record }) => tx.get<EntryRecord>(FEED, record.id)),
+    );
     const now = new Map<string, EntryRecord | undefined>();
     records.forEach(({ record }, i) => {
       if (!now.has(record.id)) now.set(record.id, before[i]);
@@ -221,7 +225,8 @@ export async function writeFeed(
       keys.push(record.id);
     }
     const counts = { ...meta.counts };
-    for (const [tab, by] of Object.entries(delta)) counts[tab] = Math.max(0, (counts[tab] ?? 0) + by);
+    for (const [tab, by] of Object.entries(delta))
+      counts[tab] = Math.max(0, (counts[tab] ?? 0) + by);
     const base = { ...meta, counts };
     const next = options.update ? options.update(base, delta) : base;
     tx.put({ store: FEED, key: next.id, value: next });

@@ -43,7 +43,13 @@ export function feedState(ctx: Ctx, owner: Owner, feed: string): FeedState {
   const id = `${owner.session_id}\u0000${feed}`;
   let state = byFeed.get(id);
   if (!state) {
-    state = { backfill: null, follow: null, followAgain: false, removed: new Set(), caughtUp: false };
+    state = {
+      backfill: null,
+      follow: null,
+      followAgain: false,
+      removed: new Set(),
+      caughtUp: false,
+    };
     byFeed.set(id, state);
   }
   return state;

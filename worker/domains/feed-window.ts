@@ -1,9 +1,5 @@
 import type { FeedSort } from '../../contract/boards';
-import {
-  FEED_TABS,
-  type CategoryTabInfo,
-  type ResultCard,
-} from '../../contract/documents';
+import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../contract/documents';
 import { isNetworkError } from '../api-client';
 import type { Mirror } from '../mirror';
 import { sessionChanged } from '../reads';
@@ -58,7 +54,10 @@ export type FeedWindow = { offset: number; rows: FeedRow[]; total: number; compl
 const TABS_FRESH_MS = 15_000;
 
 const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
-  const read = await readStates((await ctx.mirror) as Mirror<string>, cards.map((c) => c.doc_id));
+  const read = await readStates(
+    (await ctx.mirror) as Mirror<string>,
+    cards.map((c) => c.doc_id),
+  );
   return cards.map((card, i) => ({ ...card, read: read[i] }));
 };
 

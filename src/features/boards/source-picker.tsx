@@ -86,7 +86,10 @@ export function SourcePicker(props: {
                 {s.label}
                 {s.group ? <span className="muted"> · {s.group}</span> : null}
                 {s.status.state === 'error' ? (
-                  <span className="fb-source-problem"> · {s.status.last_error ?? 'not reading'}</span>
+                  <span className="fb-source-problem">
+                    {' '}
+                    · {s.status.last_error ?? 'not reading'}
+                  </span>
                 ) : null}
               </label>
             </li>

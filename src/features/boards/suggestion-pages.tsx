@@ -49,7 +49,7 @@ export function FeedSuggestionPage(props: { nav: BuilderNav }) {
       {list.length ? (
         <ul className="fb-suggestion-list" aria-label="Suggested feeds">
           {list.map((s) => (
-            <li key={s.suggestion_id} className="fb-suggestion-item">
+            <li key={s.suggestion_id} className="fb-suggestion-item fb-checkable">
               <input
                 type="checkbox"
                 id={`suggestion-${s.suggestion_id}`}

@@ -1,9 +1,4 @@
-import {
-  isSafeImage,
-  previewWords,
-  snippet,
-  type ResultCard,
-} from '../../../contract/documents';
+import { isSafeImage, previewWords, snippet, type ResultCard } from '../../../contract/documents';
 
 /**
  * The result card's rules (002 §3, §5, §9), pure so tests read them without a DOM.
@@ -96,6 +91,22 @@ export function previewSearch(
     'overlay-category_tab': card.category_tab,
     'overlay-access_key': card.access_key,
     'overlay-board_id': board,
+  };
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== ''));
+}
+
+/**
+ * Where a card opens on screens too small for the overlay (tablet and smaller): the full-screen
+ * preview /preview/{source}/{deeplink} with the spec's query (002 §2).
+ */
+export function fullPreviewSearch(
+  card: Pick<ResultCard, 'category_tab' | 'access_key'>,
+  board: string,
+): Record<string, string> {
+  const params: Record<string, string> = {
+    category_tab: card.category_tab,
+    board_id: board,
+    access_key: card.access_key,
   };
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== ''));
 }

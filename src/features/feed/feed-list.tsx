@@ -38,6 +38,8 @@ export function FeedList(props: {
   sort: FeedSort;
   label: string;
   mobile: boolean;
+  /** The preview overlay cannot show (tablet and smaller): cards open the full-screen one. */
+  fullScreenPreview: boolean;
   sourceLabel?: string;
   /** The empty state's help topic (the view's unless given). */
   help?: HelpTopic | null;
@@ -129,6 +131,7 @@ export function FeedList(props: {
               card={card}
               board={view.board}
               mobile={props.mobile}
+              fullScreen={props.fullScreenPreview}
               now={now}
               onToggleRead={canMarkRead ? toggleRead : undefined}
             />

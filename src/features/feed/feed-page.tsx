@@ -4,6 +4,7 @@ import { FeedSort } from '../../../contract/boards';
 import type { Source } from '../../../contract/sources';
 import type { HelpTopic } from '../../lib/help-links';
 import { isMobile } from '../../lib/breakpoints';
+import { overlayVisible } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { SourceHeader } from '../sources/source-header';
 import { useFollowedSources } from '../sources/use-sources';
@@ -28,7 +29,8 @@ export function FeedPage() {
   const location = useRouterState({ select: (s) => s.location });
   const navigate = useNavigate();
   const panelId = useId();
-  const mobile = isMobile(useViewportWidth());
+  const width = useViewportWidth();
+  const mobile = isMobile(width);
   const search = location.search as Record<string, unknown>;
   const view = feedViewOf(location.pathname);
   const infos = useFeedTabs(
@@ -68,12 +70,7 @@ export function FeedPage() {
       ) : (
         <>
           <div className="feed-toolbar">
-            <FeedTabsBar
-              tabs={tabs ?? []}
-              selected={tab}
-              panelId={panelId}
-              onSelect={selectTab}
-            />
+            <FeedTabsBar tabs={tabs ?? []} selected={tab} panelId={panelId} onSelect={selectTab} />
             <SortMenu
               value={sort}
               onChange={(next) => setSearch({ sort: next === 'latest' ? undefined : next })}
@@ -93,6 +90,7 @@ export function FeedPage() {
                 sort={sort}
                 label="Documents"
                 mobile={mobile}
+                fullScreenPreview={!overlayVisible(width)}
                 sourceLabel={view.source ? (source?.label ?? view.source) : undefined}
                 help={source ? SOURCE_HELP[source.category] : view.help}
               />

@@ -58,7 +58,11 @@ export function PreviewPanel(props: { params: Record<string, string> }) {
     return (
       <div className="form-error" role="alert">
         {userMessage(error)}{' '}
-        <button type="button" className="button secondary small" onClick={() => setRound((n) => n + 1)}>
+        <button
+          type="button"
+          className="button secondary small"
+          onClick={() => setRound((n) => n + 1)}
+        >
           Try again
         </button>
       </div>
@@ -135,7 +139,12 @@ function PreviewDocument(props: { doc: DocumentDetail; onToggleRead?: () => void
       <PillTags tags={doc.categories} mobile={mobile} />
       <div className="preview-actions">
         {original ? (
-          <a className="button secondary small" href={original} target="_blank" rel="noopener noreferrer">
+          <a
+            className="button secondary small"
+            href={original}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             Open original
           </a>
         ) : null}

@@ -3,7 +3,16 @@ import { useId, useState } from 'react';
 import type { OpOutput } from '../../../contract/worker-api';
 import { formatPublished } from '../../lib/format';
 import { withoutOverlayParams } from '../../lib/overlay';
-import { cardFields, cardText, cardThumbnail, previewSearch, textLines } from './card-rules';
+import { routesFor } from '../../lib/routes';
+import { useShell } from '../../shell-context';
+import {
+  cardFields,
+  cardText,
+  cardThumbnail,
+  fullPreviewSearch,
+  previewSearch,
+  textLines,
+} from './card-rules';
 import { PillTags } from './pill-tags';
 
 /** One row of a feed window: a result card with its read state. */
@@ -12,7 +21,7 @@ export type FeedRow = OpOutput<'feed.window'>['rows'][number];
 /** Every card is this tall (px), gap included: the virtual list places rows without measuring. */
 export const CARD_HEIGHT_DESKTOP = 200;
 /** On a phone the text is one line and the pills one tag. */
-export const CARD_HEIGHT_MOBILE = 164;
+export const CARD_HEIGHT_MOBILE = 156;
 
 /**
  * A result card (002 §3): source and date, the title (which opens the preview overlay), a
@@ -23,11 +32,14 @@ export function ResultCardView(props: {
   card: FeedRow;
   board: string;
   mobile: boolean;
+  /** The preview overlay cannot show here (tablet and smaller): open the full-screen one. */
+  fullScreen: boolean;
   now: Date;
   /** Absent when the user may not mark documents read (doc_mark_as_read off). */
   onToggleRead?: (card: FeedRow) => void;
 }) {
   const { card, mobile } = props;
+  const { product } = useShell();
   const titleId = useId();
   const [thumbFailed, setThumbFailed] = useState(false);
   const thumbnail = cardThumbnail(card);
@@ -62,15 +74,24 @@ export function ResultCardView(props: {
           </time>
         </p>
         <h3 className="card-title" id={titleId}>
-          <Link
-            to="."
-            search={(prev: Record<string, unknown>) => ({
-              ...withoutOverlayParams(prev),
-              ...previewSearch(card, props.board),
-            })}
-          >
-            {title}
-          </Link>
+          {props.fullScreen ? (
+            <Link
+              to={routesFor(product).preview(card.source, card.deeplink)}
+              search={fullPreviewSearch(card, props.board)}
+            >
+              {title}
+            </Link>
+          ) : (
+            <Link
+              to="."
+              search={(prev: Record<string, unknown>) => ({
+                ...withoutOverlayParams(prev),
+                ...previewSearch(card, props.board),
+              })}
+            >
+              {title}
+            </Link>
+          )}
         </h3>
         {fields.length > 0 ? (
           <dl className="card-fields">

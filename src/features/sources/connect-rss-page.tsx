@@ -58,8 +58,8 @@ export function ConnectRssPage() {
       <form className="follow-url-form" onSubmit={(event) => void submit(event)} noValidate>
         <h2>Follow a feed or a website</h2>
         <p className="muted">
-          Paste the address of an RSS or Atom feed, or of a website: its feed is found for you,
-          or its articles are read as they are.
+          Paste the address of an RSS or Atom feed, or of a website: its feed is found for you, or
+          its articles are read as they are.
         </p>
         <div className="form-field">
           <label htmlFor={urlId}>Feed or website address</label>
@@ -89,13 +89,17 @@ export function ConnectRssPage() {
             {problem}
           </p>
         ) : null}
-        <button type="submit" className="button primary" disabled={busy} aria-busy={busy || undefined}>
+        <button
+          type="submit"
+          className="button primary"
+          disabled={busy}
+          aria-busy={busy || undefined}
+        >
           {busy ? 'Following…' : 'Follow'}
         </button>
         {added ? (
           <p className="follow-added" role="status">
-            Following {added.label}.{' '}
-            <ShellLink to={r.app(added.key)}>See its documents</ShellLink>
+            Following {added.label}. <ShellLink to={r.app(added.key)}>See its documents</ShellLink>
           </p>
         ) : null}
       </form>

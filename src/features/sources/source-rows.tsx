@@ -60,7 +60,9 @@ export function SourceRows(props: {
                 {source.priority ? <span className="badge">Priority</span> : null}
               </p>
               <p className="muted small">
-                {source.followed ? statusSummary(source.status, now) : (source.group ?? source.kind)}
+                {source.followed
+                  ? statusSummary(source.status, now)
+                  : (source.group ?? source.kind)}
               </p>
             </div>
             {source.followed ? (

@@ -16,7 +16,7 @@ export function useFollowActions() {
   const { client } = useShell();
   const [busy, setBusy] = useState<string | null>(null);
 
-  const run = async <T,>(key: string, action: () => Promise<T>): Promise<T | null> => {
+  const run = async <T>(key: string, action: () => Promise<T>): Promise<T | null> => {
     setBusy(key);
     try {
       return await action();
@@ -36,7 +36,9 @@ export function useFollowActions() {
 
   /** Answers the next followed source's key (where to go), or null; undefined on failure. */
   const unfollow = async (source: Pick<Source, 'key'>) => {
-    const answer = await run(source.key, () => client.call('sources.unfollow', { key: source.key }));
+    const answer = await run(source.key, () =>
+      client.call('sources.unfollow', { key: source.key }),
+    );
     if (!answer) return undefined;
     showToast('success', answer.message);
     return answer.next;

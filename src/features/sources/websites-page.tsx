@@ -105,9 +105,7 @@ function FollowedSources() {
   const withPriority = state.$flags.value.website_priority === true;
   return (
     <>
-      {withPriority ? (
-        <PriorityBar selected={live} onDone={() => setSelected(new Set())} />
-      ) : null}
+      {withPriority ? <PriorityBar selected={live} onDone={() => setSelected(new Set())} /> : null}
       <SourceRows
         sources={followed}
         label="Followed sources"
