@@ -201,6 +201,7 @@ const DDMMYYYY = /^(\d{2})-(\d{2})-(\d{4})$/;
 /** A DD-MM-YYYY date, checked to be a real calendar day. */
 export const DayDate = z
   .string()
+  .max(10, { message: 'dates are DD-MM-YYYY' })
   .regex(DDMMYYYY, { message: 'dates are DD-MM-YYYY' })
   .refine(
     (s) => {
@@ -365,6 +366,12 @@ export const FEED_SORT_LABELS: Record<FeedSort, string> = {
   category_asc: 'Category A to Z',
   category_desc: 'Category Z to A',
 };
+
+/**
+ * The key of a feed's document in the worker's 'feed_entries' store: what a 'changed' event on
+ * that store names (a list keyed by it re-reads only the rows that changed).
+ */
+export const feedEntryKey = (board: string, docId: string) => `${board}|${docId}`;
 
 /** A card's value under a company or category sort: trimmed, lower case; none sorts last. */
 export const feedSortText = (value: string | null | undefined): string =>

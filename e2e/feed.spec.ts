@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LANDING, searchOf, signIn, signInWithSecondTab } from './helpers';
 
-const cards = (page: Page) => page.getByRole('list', { name: 'Documents' }).getByRole('article');
+const cards = (page: Page) =>
+  page.getByRole('list', { name: 'Feed documents' }).getByRole('article');
 
 test('the feed shows cards across its tabs, and a card opens in the preview', async ({ page }) => {
   await signIn(page);

@@ -8,6 +8,7 @@ import type { AppDeps, ChangeRetention, ServerMetrics } from './context';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
+import { userAgentFor } from './ingest/fetch';
 import { createIngestRunner } from './ingest/runner';
 import { createMailer, defaultMailFrom, type MailLog } from './mailer';
 import { runMaintenance } from './maintenance';
@@ -46,8 +47,7 @@ export type StartOptions = {
    * FETCH_ALLOW_PRIVATE=1.
    */
   ingest?:
-    | false
-    | { intervalMs?: number; allowPrivate?: boolean; leaseMs?: number; concurrency?: number };
+    false | { intervalMs?: number; allowPrivate?: boolean; leaseMs?: number; concurrency?: number };
 };
 
 export type RunningServer = {
@@ -164,6 +164,10 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     concurrency: ingestOpts.concurrency,
     fetch: {
       allowPrivate: ingestOpts.allowPrivate ?? process.env.FETCH_ALLOW_PRIVATE === '1',
+      userAgent: userAgentFor(
+        product,
+        /<([^>]+)>/.exec(opts.mailFrom ?? defaultMailFrom(product))?.[1],
+      ),
     },
   });
   if (opts.ingest !== false) ingest.start();

@@ -172,35 +172,40 @@ function documentFor(
   unix: number,
   seed: number,
 ): IncomingDocument {
-  const base = { dedupe_key: `corpus:${seed}:${i}`, url: null, unix, thumbnail: null };
   let piece: Piece;
-  let extra: Partial<IncomingDocument> = {};
+  let category: string | null = null;
+  let secondary: string | null = null;
   if (source.category_tab === 'exchanges') {
     const f = filingPiece(r, source.market ?? 'us_capital_markets', unix);
     piece = f;
-    extra = {
-      category: f.filing.category,
-      secondary_category: f.secondary,
-      mime_type: 'application/pdf',
-    };
+    category = f.filing.category;
+    secondary = f.secondary;
   } else if (source.category_tab === 'research') {
     const note = researchPiece(r);
     piece = note;
-    extra = { category: note.category, secondary_category: note.rating };
+    category = note.category;
+    secondary = note.rating;
   } else {
     piece = newsPiece(r, source.topic ?? null, unix);
   }
+  const { paragraphs, company } = piece;
+  let html = '';
+  for (const p of paragraphs) html += `<p>${escape(p)}</p>`;
+  const typed = company !== null && source.category_tab !== 'rss_news';
   return {
-    ...base,
+    dedupe_key: `corpus:${seed}:${i}`,
+    url: null,
+    unix,
+    thumbnail: null,
     title: piece.title,
-    text: piece.paragraphs.join('\n\n'),
-    html: piece.paragraphs.map((p) => `<p>${escape(p)}</p>`).join(''),
-    company_name: piece.company?.name ?? null,
-    security_code:
-      piece.company && source.category_tab !== 'rss_news' ? piece.company.code || null : null,
-    security_id: piece.company && source.category_tab !== 'rss_news' ? piece.company.id : null,
+    text: paragraphs.join('\n\n'),
+    html,
+    company_name: company?.name ?? null,
+    security_code: typed ? company.code || null : null,
+    security_id: typed ? company.id : null,
     categories: piece.categories,
-    ...extra,
+    category,
+    secondary_category: secondary,
   };
 }
 

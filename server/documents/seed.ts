@@ -17,7 +17,7 @@ const DEMO_READ = 6;
 /**
  * The demo corpus: generated news, Indian and US filings and research in the built-in sources
  * (after the sources seed, so they fan out to the demo accounts' home feeds), and a few of the
- * newest marked read for the demo user.
+ * newest marked read for the demo user (when the database has one).
  */
 export const seedDocuments = async (db: Db, { now }: SeedContext) => {
   const corpus = generateCorpus({
@@ -28,7 +28,7 @@ export const seedDocuments = async (db: Db, { now }: SeedContext) => {
   });
   for (const [sourceId, items] of corpus) await insertDocuments(db, sourceId, items, { now });
   const demo = await findUserByEmail(db, DEMO_ACCOUNT.email);
-  if (!demo) throw new Error('documents seed: the auth seed made no demo account');
+  if (!demo) return;
   const newest = await db
     .selectFrom('feed_entries')
     .select('document_id')

@@ -45,11 +45,18 @@ export type FetchResult =
       lastModified: string | null;
     };
 
+/**
+ * The user agent: the product, and a contact when known (SEC EDGAR refuses automated requests
+ * that do not declare one).
+ */
+export const userAgentFor = (product: string, contact?: string): string =>
+  `${product.charAt(0).toUpperCase()}${product.slice(1)}Workspace/1.0 (feed reader${contact ? `; ${contact}` : ''})`;
+
 export const FETCH_DEFAULTS = {
   maxBytes: 10 * 1024 * 1024,
   timeoutMs: 15_000,
   maxRedirects: 5,
-  userAgent: 'NeedlWorkspace/1.0 (feed reader; +https://needl.ai)',
+  userAgent: userAgentFor('needl'),
   accept:
     'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, ' +
     'text/html;q=0.8, application/json;q=0.8, */*;q=0.5',

@@ -2,6 +2,7 @@ import { findUserByEmail } from '../auth/resolve';
 import { DEMO_ACCOUNT, DEMO_ANALYST } from '../auth/seed';
 import type { Db } from '../db/schema';
 import type { SeedContext } from '../domain';
+import { ensureCatalogue } from './catalogue';
 import { followSource } from './follow';
 
 /** What the demo user follows: built-in desks, filings and research, and two real presets. */
@@ -20,13 +21,15 @@ export const DEMO_FOLLOWS = [
 export const ANALYST_FOLLOWS = ['demo_markets_wire', 'demo_us_filings'] as const;
 
 /**
- * The demo accounts' follows (the catalogue rows exist: `prepare` wrote them). Runs before the
- * documents seed, whose documents then fan out to these followers' home feeds.
+ * The demo accounts' follows. Runs before the documents seed, whose documents then fan out to
+ * these followers' home feeds.
  */
-export const seedSources = async (db: Db, { now }: SeedContext) => {
+export const seedSources = async (db: Db, { now, product }: SeedContext) => {
+  // `prepare` wrote the catalogue already on a started server; a seed run alone needs it too.
+  await ensureCatalogue(db, product, now);
   const demo = await findUserByEmail(db, DEMO_ACCOUNT.email);
   const analyst = await findUserByEmail(db, DEMO_ANALYST.email);
-  if (!demo || !analyst) throw new Error('sources seed: the auth seed made no demo accounts');
-  for (const key of DEMO_FOLLOWS) await followSource(db, demo.id, key, now);
-  for (const key of ANALYST_FOLLOWS) await followSource(db, analyst.id, key, now);
+  // A database whose demo accounts are gone (or never made) gets no follows.
+  if (demo) for (const key of DEMO_FOLLOWS) await followSource(db, demo.id, key, now);
+  if (analyst) for (const key of ANALYST_FOLLOWS) await followSource(db, analyst.id, key, now);
 };

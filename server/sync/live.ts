@@ -116,6 +116,18 @@ export function createLiveHub(deps: Pick<AppDeps, 'db' | 'log'>): LiveHub {
 /** Registers GET /api/sync/live (from the sync domain's routes). */
 export function registerLiveRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): LiveHub {
   const hub = createLiveHub(deps);
+  // Listed in /api/openapi.json beside the contract's endpoints (its answer is a stream).
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: `/api${SYNC_LIVE_PATH}`,
+    summary: 'Server-sent events: data {"cursor":N} whenever the change sequence moves',
+    operationId: 'syncLive',
+    security: [{ token: [] }],
+    responses: {
+      200: { description: 'An event stream', content: { 'text/event-stream': { schema: {} } } },
+      401: { description: 'No token, or an unknown one' },
+    },
+  });
   app.get(`/api${SYNC_LIVE_PATH}`, requireAuth, (c) => {
     const userId = c.var.auth!.user.id;
     const aborted = c.req.raw.signal;

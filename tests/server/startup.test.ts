@@ -12,6 +12,8 @@ import { startServer, type RunningServer } from '../../server/start';
 import { freshPostgresDatabase, REAL_POSTGRES_URL } from './harness';
 
 const ISSUE_2_MIGRATIONS = ['0001-initial', '0002-auth-attempts', '0003-debug-log-expired-token'];
+/** Content (sources, documents, boards) and ingestion. */
+const ISSUE_6_MIGRATIONS = ['0007-sources', '0008-documents', '0009-boards', '0010-ingest-jobs'];
 
 describe('migrations from every domain', () => {
   it('merge into one list, in order, keeping the names databases already hold', () => {
@@ -20,6 +22,7 @@ describe('migrations from every domain', () => {
       '0004-change-floor',
       '0005-auth-attempt-pending',
       '0006-notifications-unread',
+      ...ISSUE_6_MIGRATIONS,
     ]);
   });
 
@@ -58,11 +61,19 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0004-change-floor',
       '0005-auth-attempt-pending',
       '0006-notifications-unread',
+      ...ISSUE_6_MIGRATIONS,
     ]);
-    expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(false);
+    // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
+    expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);
     expect(await db.selectFrom('users').selectAll().execute()).toEqual([]);
     const markers = await db.selectFrom('meta').select('key').orderBy('key').execute();
-    expect(markers.map((m) => m.key)).toEqual(['seeded:auth', 'seeded:notifications']);
+    expect(markers.map((m) => m.key)).toEqual([
+      'seeded:auth',
+      'seeded:boards',
+      'seeded:documents',
+      'seeded:notifications',
+      'seeded:sources',
+    ]);
   });
 });
 

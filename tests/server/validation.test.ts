@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_DEFINITION } from '../../contract/boards';
 import { endpointPath, endpoints, type EndpointName } from '../../contract/endpoints';
 import { createHarness, type Harness } from './harness';
 
@@ -23,6 +24,30 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
     },
     field: 'adblocker_installed',
   },
+  // Content (issue 6): documents, sources, boards.
+  readStatus: { body: { deeplinks: ['d1'], status: 'seen' }, field: 'status' },
+  setPriority: { body: { source_ids: [], priority: true }, field: 'source_ids' },
+  follow: { body: { key: '' }, field: 'key' },
+  followMany: { body: { keys: [] }, field: 'keys' },
+  followRss: { body: { url: '' }, field: 'url' },
+  followCustom: { body: { url: 42 }, field: 'url' },
+  createBoard: { body: { board_name: '', definition: EMPTY_DEFINITION }, field: 'board_name' },
+  editBoard: {
+    body: { board_name: 'Rates', definition: { ...EMPTY_DEFINITION, sources: 'all' } },
+    field: 'definition.sources',
+  },
+  duplicateBoard: { body: { board_name: 42 }, field: 'board_name' },
+  enableBoard: { body: { enabled: 'yes' }, field: 'enabled' },
+  previewBoard: {
+    body: {
+      definition: {
+        ...EMPTY_DEFINITION,
+        date_range: { durationOption: '5y', startDate: null, endDate: null },
+      },
+    },
+    field: 'definition.date_range.durationOption',
+  },
+  aiSmarts: { body: { companies: 'Deccan', topics: [], attributes: [] }, field: 'companies' },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);

@@ -22,7 +22,7 @@ afterEach(() => {
   delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
 });
 
-const list = () => screen.getByRole('list', { name: 'Documents' });
+const list = () => screen.getByRole('list', { name: 'Feed documents' });
 const rows = () => within(list()).getAllByRole('listitem');
 const cardOf = (title: string) => screen.getByRole('article', { name: title });
 const scrollTo = (px: number) => {

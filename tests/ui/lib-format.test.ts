@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatPublished,
+  formatRelative,
   DURATION_OPTIONS,
   dateRangeFor,
   durationLabel,
@@ -175,4 +177,19 @@ describe('parseDurationShorthand', () => {
       expect(() => parseDurationShorthand(s)).toThrow(new Error('Wrong shorthand'));
     },
   );
+});
+
+describe('formatRelative / formatPublished (card dates, ingestion status)', () => {
+  const now = new Date('2024-03-03T12:00:00Z');
+  it('reads either way in the largest whole unit', () => {
+    expect(formatRelative(new Date('2024-03-03T11:55:00Z'), now)).toBe('5 min ago');
+    expect(formatRelative(new Date('2024-03-03T14:00:00Z'), now)).toBe('in 2 hours');
+    expect(formatRelative(new Date('2024-03-03T11:59:58Z'), now)).toBe('just now');
+  });
+  it('a card is dated relatively within a day, else by its date', () => {
+    expect(formatPublished(Date.parse('2024-03-03T09:00:00Z') / 1000, now)).toBe('3 hours ago');
+    expect(formatPublished(Date.parse('2024-03-01T09:00:00Z') / 1000, now)).toMatch(
+      /^1st Mar 2024$/,
+    );
+  });
 });

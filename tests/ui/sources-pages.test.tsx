@@ -1,7 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Categories } from '../../contract/sources';
-import { catalogueSections, priorityBulk } from '../../src/features/sources/source-rules';
+import {
+  catalogueSections,
+  priorityBulk,
+  withFollowed,
+} from '../../src/features/sources/source-rules';
 import { statusFields, statusSummary } from '../../src/features/sources/status-text';
 import { FEED_FLAGS, source } from './feed-fixtures';
 import { SIGNED_IN, apiError, renderShell, setViewportWidth } from './shell-fake-workspace';
@@ -88,6 +92,15 @@ describe('the catalogue (000 §3 groups)', () => {
     expect(catalogueSections(catalogue, 'us capital').map((s) => s.title)).toEqual([
       'US Capital Markets',
     ]);
+  });
+
+  it("shows the user's own follows over the catalogue's cached copy", () => {
+    const mine = [source({ key: 'sec', label: 'SEC', group: 'US Capital Markets' })];
+    const sections = catalogueSections(withFollowed(catalogue, mine));
+    const followedKeys = sections.flatMap((s) =>
+      s.sources.filter((x) => x.followed).map((x) => x.key),
+    );
+    expect(followedKeys).toEqual(['sec']);
   });
 
   it('follows a source with the spec toast', async () => {

@@ -26,7 +26,7 @@ async function signedUp(keys: string[]) {
   const server = await serverView(suite.env.baseUrl, user.email, user.password);
   const page = async (board: string, query = 'num_docs=5') =>
     ((await server.get(`/boards/${board}/v2?${query}`)) as BoardDocs).results;
-  return { ws, tab, page };
+  return { ws, tab, page, server };
 }
 
 describe('following a feed after its sequence number', () => {
@@ -129,5 +129,52 @@ describe('following a feed after its sequence number', () => {
     expect(now.rows.some((r) => /buyback/i.test(r.title) && !/dividend/i.test(r.plain_text))).toBe(
       false,
     );
+  });
+
+  it('starts over when a page of the feed comes with another version (edited elsewhere)', async () => {
+    const { ws, tab, page, server } = await signedUp(['demo_markets_wire', 'demo_us_filings']);
+    const board = await tab.api.call('boards.create', {
+      board_name: 'Results',
+      description: '',
+      kind: 'custom',
+      definition: {
+        ...EMPTY_DEFINITION,
+        keywords: { include: [{ keyword: 'results', valid: true }], exclude: [] },
+      },
+    });
+    await top(tab, board.board_id, 50);
+    await ws.workspace.idle();
+
+    // Another device edits it; this worker has not pulled the change feed, only the feed.
+    await server.send('PUT', `/boards/${board.board_id}`, {
+      board_name: 'Results',
+      description: '',
+      kind: 'custom',
+      definition: {
+        ...EMPTY_DEFINITION,
+        keywords: { include: [{ keyword: 'buyback', valid: true }], exclude: [] },
+      },
+    });
+    await tab.api.call('feed.refresh', { board: board.board_id });
+    await ws.workspace.idle();
+    const expected = await page(board.board_id, 'num_docs=50');
+    const now = await top(tab, board.board_id, 50);
+    expect(now.rows.map((r) => r.doc_id)).toEqual(expected.documents.map((d) => d.doc_id));
+    expect(now).toMatchObject({ total: expected.count, complete: true });
+  });
+
+  it("reads one source's view of the home feed from the mirror", async () => {
+    const { ws, tab } = await signedUp(['demo_markets_wire', 'demo_us_filings']);
+    const view = { board: 'home', tab: null, sort: 'latest' as const, source: 'demo_us_filings' };
+    await tab.api.call('feed.window', { ...view, offset: 0, count: 10 });
+    await ws.workspace.idle();
+    const items = (await tab.api.call('sources.list', {})).find((s) => s.key === 'demo_us_filings')!
+      .status.items;
+    const all = await tab.api.call('feed.window', { ...view, offset: 0, count: 500 });
+    expect(all).toMatchObject({ total: items, complete: true });
+    expect(all.rows).toHaveLength(items);
+    expect(all.rows.every((r) => r.source === 'demo_us_filings')).toBe(true);
+    const tabs = await tab.api.call('feed.tabs', { board: 'home', source: 'demo_us_filings' });
+    expect(tabs.map((t) => [t.key, t.data])).toEqual([['us_capital_markets', items]]);
   });
 });

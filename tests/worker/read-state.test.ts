@@ -64,6 +64,11 @@ describe('read state', () => {
       [docs[1]]: false,
     });
 
+    // The whole document carries the same state.
+    const doc = await b.api.call('doc.get', { source: 'demo_markets_wire', deeplink: docs[0] });
+    expect(doc).toMatchObject({ deeplink: docs[0], source: 'demo_markets_wire', read: true });
+    expect(doc.content).toContain('<p>');
+
     gate.open();
     await marked;
     await ws.workspace.idle();

@@ -97,6 +97,13 @@ describe('sources from the worker', () => {
     const ws = suite.workspace();
     const tab = await ws.tab();
     await tab.api.call('auth.signUp', newUser());
+    const catalogue = await tab.api.call('sources.catalogue', {});
+    const offered = catalogue.results.flatMap((c) => c.sources.map((s) => s.key));
+    expect(offered).toContain('demo_tech_ledger');
+    const topics = await tab.api.call('sources.topics', {});
+    const technology = topics.results.find((t) => t.topic === 'technology');
+    expect(technology?.sources.map((s) => s.key)).toContain('demo_tech_ledger');
+
     const followed = await tab.api.call('sources.follow', { key: 'demo_tech_ledger' });
     expect(followed.message).toBe('Tech Ledger is successfully followed');
     await tab.api.call('sources.followMany', { keys: ['demo_health_review', 'demo_media_daily'] });

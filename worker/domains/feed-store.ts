@@ -1,4 +1,10 @@
-import { feedSortText, type boards, type FeedEntry, type FeedSort } from '../../contract/boards';
+import {
+  feedEntryKey,
+  feedSortText,
+  type boards,
+  type FeedEntry,
+  type FeedSort,
+} from '../../contract/boards';
 import {
   feedTabOf,
   type CategoryTabInfo,
@@ -73,11 +79,12 @@ export type FeedMeta = {
 export const countKey = (source: string | null, tab: string | null) =>
   `${source ?? ''}|${tab ?? '*'}`;
 
+/** feedEntryKey's separator: board ids and document ids never hold it. */
 const SEP = '|';
-export const entryKey = (feed: string, doc: string) => `${feed}${SEP}${doc}`;
+export const entryKey = feedEntryKey;
 export const metaKey = (feed: string) => `#${feed}`;
 export const tabsKey = (feed: string) => `#tabs:${feed}`;
-/** Every entry key of a feed (board ids and document ids never hold SEP). */
+/** Every entry key of a feed. */
 export const feedRange = (feed: string) => ({
   lower: `${feed}${SEP}`,
   upper: `${feed}${SEP}\uffff`,

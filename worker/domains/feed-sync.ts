@@ -11,6 +11,7 @@ import {
   type Ctx,
   type FeedMeta,
   type WriteOutcome,
+  withinPrefix,
 } from './feed-store';
 
 /**
@@ -85,6 +86,9 @@ export function startMeta(feed: string, page: BoardDocs['results'], top: boolean
 function advance(meta: FeedMeta, page: BoardDocs['results']): FeedMeta {
   const last = page.documents[page.documents.length - 1];
   const complete = !page.has_more || page.next === null;
+  // Another worker instance went further meanwhile: the prefix never moves back up.
+  const behind = last && meta.started && withinPrefix(meta, last.unix, last.doc_id);
+  if (meta.complete || (behind && !complete)) return meta;
   return {
     ...meta,
     started: true,
@@ -109,12 +113,16 @@ export async function resetFeed(ctx: Ctx, owner: Owner, feed: string, restart: b
   if (restart) ensureBackfill(ctx, owner, feed);
 }
 
+/** A page fetched ahead: the next page is on its way while this one is written. */
+type Ahead = { before: string; page: Promise<BoardDocs['results']> } | null;
+
 /** Backfills until the prefix is the whole feed (one run per feed at a time). */
 export function ensureBackfill(ctx: Ctx, owner: Owner, feed: string) {
   const state = feedState(ctx, owner, feed);
   if (state.backfill) return state.backfill;
   const run = (async () => {
-    while (await backfillPage(ctx, owner, feed, state));
+    const ahead: { next: Ahead } = { next: null };
+    while (await backfillPage(ctx, owner, feed, state, ahead));
   })().finally(() => {
     state.backfill = null;
   });
@@ -125,15 +133,32 @@ export function ensureBackfill(ctx: Ctx, owner: Owner, feed: string) {
 
 /**
  * One backfill page: the feed's top page when the mirror does not hold it yet (creating its
- * meta), else the page after the prefix. Answers whether there is more to do.
+ * meta), else the page after the prefix. With `ahead`, the page after it is fetched while this
+ * one is written. Answers whether there is more to do.
  */
-export async function backfillPage(ctx: Ctx, owner: Owner, feed: string, state: FeedState) {
+export async function backfillPage(
+  ctx: Ctx,
+  owner: Owner,
+  feed: string,
+  state: FeedState,
+  ahead: { next: Ahead } = { next: null },
+) {
   const meta = await readMeta(ctx, feed);
   if (meta?.complete) return false;
-  const page = await fetchDocs(ctx, feed, meta?.started ? { before: meta.next ?? undefined } : {});
+  const before = meta?.started ? (meta.next ?? undefined) : undefined;
+  const early = ahead.next;
+  ahead.next = null;
+  const page = await (early && early.before === before
+    ? early.page
+    : fetchDocs(ctx, feed, before === undefined ? {} : { before }));
   if (meta && page.version !== meta.version) {
     await resetFeed(ctx, owner, feed, false);
     return true;
+  }
+  if (page.has_more && page.next) {
+    const next = fetchDocs(ctx, feed, { before: page.next });
+    next.catch(() => {}); // Its failure is met when (if) it is used.
+    ahead.next = { before: page.next, page: next };
   }
   const kept = page.documents.filter((d) => !d.removed && !state.removed.has(d.doc_id));
   const outcome = await writeFeed(ctx, owner, feed, {

@@ -88,7 +88,7 @@ export function FeedPage() {
                 view={view}
                 tab={windowTab(tab)}
                 sort={sort}
-                label="Documents"
+                label="Feed documents"
                 mobile={mobile}
                 fullScreenPreview={!overlayVisible(width)}
                 sourceLabel={view.source ? (source?.label ?? view.source) : undefined}

@@ -26,9 +26,12 @@ export function useFeedTabs(board: string, source: string | null, skip: boolean)
       );
     void load();
     const stop = client.onEvent((event) => {
-      if (event.type !== 'changed' || event.store !== 'feed_entries') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => void load(), TABS_REREAD_MS);
+      if (event.type !== 'changed' || event.store !== 'feed_entries' || timer !== undefined) return;
+      // At most one read per interval, even while changes keep coming (a long backfill).
+      timer = setTimeout(() => {
+        timer = undefined;
+        void load();
+      }, TABS_REREAD_MS);
     });
     return () => {
       alive = false;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { OpOutput } from '../../../contract/worker-api';
 import { useShell } from '../../shell-context';
 import { SourceRows } from './source-rows';
+import { useFollowedSources } from './use-sources';
 
 type Topics = OpOutput<'sources.topics'>['results'];
 
@@ -26,7 +27,15 @@ export function RssTopics() {
     };
   }, [client]);
 
-  const shown = topics?.filter((t) => t.sources.length > 0) ?? [];
+  const followed = useFollowedSources();
+  const keys = new Map((followed ?? []).map((s) => [s.key, s]));
+  // The topics answer is cached (60 s): the user's own follows, changed at once, win.
+  const shown = (topics ?? [])
+    .filter((t) => t.sources.length > 0)
+    .map((t) => ({
+      ...t,
+      sources: t.sources.map((s) => keys.get(s.key) ?? (followed ? { ...s, followed: false } : s)),
+    }));
   if (shown.length === 0) return null;
   return (
     <section aria-labelledby="rss-topics">

@@ -50,6 +50,26 @@ export function catalogueSections(catalogue: Categories, query = ''): CatalogueS
     .sort((a, b) => rank(a.title) - rank(b.title));
 }
 
+/**
+ * The catalogue with the user's own follows applied: what the user follows (the mirror's list,
+ * changed at once by a follow or an unfollow) wins over the catalogue's copy, which is cached
+ * for 15 s (002 §7). Null `followed` (not read yet) leaves the catalogue as it is.
+ */
+export function withFollowed(
+  catalogue: Categories,
+  followed: readonly Source[] | null,
+): Categories {
+  if (followed === null) return catalogue;
+  const byKey = new Map(followed.map((s) => [s.key, s]));
+  const apply = (s: Source): Source => {
+    const mine = byKey.get(s.key);
+    return mine ? { ...s, ...mine, group: s.group ?? mine.group } : { ...s, followed: false };
+  };
+  return {
+    results: catalogue.results.map((c) => ({ ...c, sources: c.sources.map(apply) })),
+  };
+}
+
 /** Followed sources in the order the followed page lists them. */
 export const followedOrder = (sources: readonly Source[]) =>
   sources.filter((s) => s.followed).sort(byPriorityThenLabel);

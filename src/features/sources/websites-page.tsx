@@ -6,7 +6,7 @@ import { normalizePath, routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
 import { PriorityBar } from './priority-bar';
-import { catalogueSections, followedOrder } from './source-rules';
+import { catalogueSections, followedOrder, withFollowed } from './source-rules';
 import { SourceRows } from './source-rows';
 import { useCatalogue, useFollowedSources } from './use-sources';
 
@@ -47,6 +47,7 @@ export function WebsitesPage() {
 
 function Catalogue() {
   const { catalogue, error, reload } = useCatalogue();
+  const followed = useFollowedSources();
   const [query, setQuery] = useState('');
   const filterId = useId();
   if (error !== null && catalogue === null) {
@@ -60,7 +61,7 @@ function Catalogue() {
     );
   }
   if (catalogue === null) return <p className="muted">Loading the catalogue…</p>;
-  const sections = catalogueSections(catalogue, query);
+  const sections = catalogueSections(withFollowed(catalogue, followed), query);
   return (
     <>
       <div className="form-field catalogue-filter">
