@@ -1,5 +1,5 @@
 import { parseFeed } from '../server/ingest/parse-feed';
-import { corpusFeed, measureIngestThroughput } from '../server/ingest/throughput';
+import { corpusFeed, measureIngestThroughput } from './ingest-throughput';
 
 const ITEMS = 10_000;
 

@@ -53,6 +53,13 @@ function events(body: ReadableStream<Uint8Array>) {
 }
 
 describe('GET /sync/live', () => {
+  it('is listed in the API description', async () => {
+    const doc = (await (await fetch(`${suite.env.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/api/sync/live'])).toEqual(['get']);
+  });
+
   it('refuses a caller without a token', async () => {
     const response = await fetch(`${suite.env.baseUrl}/sync/live`);
     expect(response.status).toBe(401);

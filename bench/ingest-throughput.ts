@@ -3,13 +3,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount } from '../auth/accounts';
-import { openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
-import { corpusItems } from '../documents/corpus';
-import { followSource } from '../sources/follow';
-import { iso } from '../time';
-import { createIngestRunner } from './runner';
+import { createAccount } from '../server/auth/accounts';
+import { openDatabase } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrate';
+import { corpusItems } from '../server/documents/corpus';
+import { followSource } from '../server/sources/follow';
+import { iso } from '../server/time';
+import { createIngestRunner } from '../server/ingest/runner';
 
 /**
  * Ingestion throughput, for bench/feed: a real RSS feed of `items` items (the demo corpus's
