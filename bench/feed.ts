@@ -7,7 +7,7 @@ import { openDatabase } from '../server/db/database';
 import { startServer } from '../server/start';
 import { createBenchSources, fillBenchFeed } from './feed-corpus';
 import { measureIngestion } from './feed-ingest';
-import { loadEverything, type PageProbe } from './feed-page';
+import { LOAD_EVERYTHING, type PageProbe } from './feed-page';
 
 /**
  * bench/feed: the feed in the real app in Chromium, against the real server.
@@ -160,7 +160,7 @@ async function main() {
       paints.push((await probe(page)).firstCard!);
     }
     const baselines: number[] = [];
-    for (let i = 0; i < 3; i++) baselines.push(await page.evaluate(loadEverything));
+    for (let i = 0; i < 3; i++) baselines.push(await page.evaluate<number>(LOAD_EVERYTHING));
     const paint = median(paints);
     const baseline = median(baselines);
     console.log(
