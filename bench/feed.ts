@@ -14,8 +14,9 @@ import { LOAD_EVERYTHING, type PageProbe } from './feed-page';
  *
  * 1. 100k items: the mirror's sync (records/s from the first card painted until the mirror
  *    holds every entry, and the long tasks (>= 50 ms) on the page's main thread meanwhile);
- *    then first paint after a reload (navigation start to the first card painted, served from
- *    the mirror) beside the baseline: the same page reading every entry of the feed from
+ *    then first paint after a reload, from the feed's first window read to its first card
+ *    painted (served from the mirror; navigation start to first card is printed beside it),
+ *    beside the baseline: the same page reading every entry of the feed from
  *    IndexedDB and rendering them all (load everything, then render).
  * 2. 1M items: every row reachable by scrolling (the last row and rows across the list are
  *    shown when scrolled to) with at most 150 rows in the DOM, and the list's height within
@@ -152,19 +153,28 @@ async function main() {
 
     // 2. First paint after a reload, from the mirror, beside load-everything-then-render.
     const paints: number[] = [];
+    const feedPaints: number[] = [];
     for (let i = 0; i < RELOADS; i++) {
       await page.reload();
       await page.waitForFunction(
         () => (window as unknown as { __bench: PageProbe }).__bench.firstCard !== null,
       );
-      paints.push((await probe(page)).firstCard!);
+      const painted = (await probe(page)).firstCard!;
+      const asked = await page.evaluate(
+        () => performance.getEntriesByName('list:feed.window')[0]?.startTime ?? NaN,
+      );
+      paints.push(painted);
+      feedPaints.push(painted - asked);
     }
     const baselines: number[] = [];
     for (let i = 0; i < 3; i++) baselines.push(await page.evaluate<number>(LOAD_EVERYTHING));
-    const paint = median(paints);
+    const paint = median(feedPaints);
     const baseline = median(baselines);
     console.log(
-      `  first paint after a reload (navigation start to first card, median of ${RELOADS}): ${f1(paint)} ms`,
+      `  first paint after a reload (median of ${RELOADS}): ${f1(paint)} ms from the feed's first window read to its cards painted, served from the mirror`,
+    );
+    console.log(
+      `    (${f1(median(paints))} ms from navigation start, which adds the app's boot: script, SharedWorker, session)`,
     );
     console.log(
       `  baseline, read all ${ITEMS.toLocaleString('en')} then render them all (median of 3): ${f1(baseline)} ms`,

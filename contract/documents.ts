@@ -9,12 +9,22 @@ import { defineDomain, endpoint, id, op, text } from './define';
  */
 
 /** Where a document is filed: the tabs of a feed (002 §3 category tabs). */
-export const CATEGORY_TABS = ['rss_news', 'exchanges', 'research', 'webclips', 'documents'] as const;
+export const CATEGORY_TABS = [
+  'rss_news',
+  'exchanges',
+  'research',
+  'webclips',
+  'documents',
+] as const;
 export const CategoryTab = z.enum(CATEGORY_TABS);
 export type CategoryTab = z.infer<typeof CategoryTab>;
 
 /** The market a filing belongs to (000 §3: regulatory keys map to these). */
-export const MARKETS = ['india_capital_markets', 'us_capital_markets', 'nz_capital_markets'] as const;
+export const MARKETS = [
+  'india_capital_markets',
+  'us_capital_markets',
+  'nz_capital_markets',
+] as const;
 export const Market = z.enum(MARKETS);
 export type Market = z.infer<typeof Market>;
 

@@ -132,7 +132,12 @@ export const RssTopics = z.object({
 /** GET /source/status: ingestion status of every followed source (designed here). */
 export const SourceStatusList = z.object({
   results: z.array(
-    z.object({ source_id: z.string(), label: z.string(), kind: SourceKind, status: IngestionStatus }),
+    z.object({
+      source_id: z.string(),
+      label: z.string(),
+      kind: SourceKind,
+      status: IngestionStatus,
+    }),
   ),
 });
 

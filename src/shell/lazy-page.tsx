@@ -14,15 +14,24 @@ const GUARD_KEY = 'shell:lazy-reload';
  * says in plain words that part of the app could not be loaded.
  */
 export function createLazyPageLoader(deps: { storage: ReloadGuardStorage; reload: () => void }) {
-  /** `load` resolves to the page component (modules have named exports only). */
-  return function lazyPage(load: () => Promise<ComponentType>): () => ReactElement {
-    const Lazy = lazy(() =>
-      load().then(
+  /**
+   * `load` resolves to the page component (modules have named exports only). The page has a
+   * `preload()`, which the router awaits before it shows the route: a page whose module has
+   * loaded renders at once instead of suspending (React holds a revealed Suspense boundary for
+   * 300 ms, which would delay the first paint of every screen by that much).
+   */
+  return function lazyPage(load: () => Promise<ComponentType>): LazyPageComponent {
+    let loaded: ComponentType | null = null;
+    let loading: Promise<ComponentType> | null = null;
+    const preload = () =>
+      (loading ??= load().then(
         (component) => {
           deps.storage.removeItem(GUARD_KEY);
-          return { default: component };
+          loaded = component;
+          return component;
         },
         (error: unknown) => {
+          loading = null;
           if (isModuleLoadError(error) && deps.storage.getItem(GUARD_KEY) === null) {
             deps.storage.setItem(GUARD_KEY, String(Date.now()));
             deps.reload();
@@ -31,17 +40,23 @@ export function createLazyPageLoader(deps: { storage: ReloadGuardStorage; reload
           }
           throw error;
         },
-      ),
-    );
-    return function LazyPage() {
+      ));
+    const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+    const LazyPage = () => {
+      const Loaded = loaded;
+      if (Loaded) return <Loaded />;
       return (
         <Suspense fallback={<PageLoading />}>
           <Lazy />
         </Suspense>
       );
     };
+    return Object.assign(LazyPage, { preload: () => preload().then(() => undefined) });
   };
 }
+
+/** A lazily loaded page: a component, and the load the router awaits before showing it. */
+export type LazyPageComponent = (() => ReactElement) & { preload: () => Promise<void> };
 
 export function PageLoading() {
   return (
