@@ -42,8 +42,8 @@ const BENCH_SOURCES: ReadonlyArray<CorpusSource & { key: string; label: string }
   },
 ];
 
-/** Makes the sources and has `userId` follow them (their home feed then receives every document). */
-export async function createBenchSources(db: Kysely<Database>, userId: string, now: number) {
+/** Makes the (public) sources. */
+export async function createBenchSources(db: Kysely<Database>, now: number) {
   for (const s of BENCH_SOURCES) {
     await db
       .insertInto('sources')
@@ -60,12 +60,18 @@ export async function createBenchSources(db: Kysely<Database>, userId: string, n
         grp: null,
         thumbnail: null,
         flag: s.category_tab === 'exchanges' ? 'exchanges' : 'rss_news',
-        public: 0,
-        owner_user_id: userId,
+        public: 1,
+        owner_user_id: null,
         created_at: iso(now),
       })
       .execute();
-    await followSource(db, userId, s.id, now);
+  }
+}
+
+/** `userId` follows every bench source: its home feed gets their documents, now and later. */
+export async function followBenchSources(db: Kysely<Database>, userId: string, now: number) {
+  for (const s of BENCH_SOURCES) {
+    await db.transaction().execute((trx) => followSource(trx, userId, s.id, now));
   }
 }
 

@@ -5,7 +5,7 @@ import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 import { openDatabase } from '../server/db/database';
 import { startServer } from '../server/start';
-import { createBenchSources, fillBenchFeed } from './feed-corpus';
+import { createBenchSources, fillBenchFeed, followBenchSources } from './feed-corpus';
 import { measureIngestion } from './feed-ingest';
 import { LOAD_EVERYTHING, type PageProbe } from './feed-page';
 
@@ -35,6 +35,10 @@ const BIG = SMALL ? 100_000 : 1_000_000;
 const RELOADS = 7;
 const CHROMIUM_MAX_HEIGHT = 33_554_428;
 const USER = { name: 'Bench Reader', email: 'bench@needl.ai', password: 'bench-password-1' };
+/** The 1M stage's reader: a fresh account and browser profile, so its mirror starts empty. */
+const BIG_USER = { name: 'Bench Reader 2', email: 'bench2@needl.ai', password: 'bench-password-2' };
+
+type Account = typeof USER;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f1 = (n: number) => n.toFixed(1);
@@ -79,10 +83,10 @@ const PROBE_SCRIPT = `
   seen.observe(document, { childList: true, subtree: true });
 `;
 
-async function signIn(page: Page, base: string) {
+async function signIn(page: Page, base: string, account: Account) {
   await page.goto(`${base}/auth/signin`);
-  await page.getByLabel('E-mail').fill(USER.email);
-  await page.getByLabel('Password').fill(USER.password);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/feeds\//);
 }
@@ -90,6 +94,7 @@ async function signIn(page: Page, base: string) {
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'feed-bench-'));
   const profile = mkdtempSync(join(tmpdir(), 'feed-bench-profile-'));
+  const bigProfile = mkdtempSync(join(tmpdir(), 'feed-bench-profile-'));
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -98,35 +103,39 @@ async function main() {
     log: () => {},
   });
   const { db } = await openDatabase({ dataDir });
-  const context = await chromium.launchPersistentContext(profile, {
+  let context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
   });
   try {
-    const signup = await fetch(`${server.url}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': 'bench-signup' },
-      body: JSON.stringify(USER),
-    });
-    if (!signup.ok) throw new Error(`bench/feed: sign-up answered ${signup.status}`);
-    const user = await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', USER.email)
-      .executeTakeFirstOrThrow();
+    const signUp = async (account: Account) => {
+      const answer = await fetch(`${server.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': account.email },
+        body: JSON.stringify(account),
+      });
+      if (!answer.ok) throw new Error(`bench/feed: sign-up answered ${answer.status}`);
+      const { id } = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', account.email)
+        .executeTakeFirstOrThrow();
+      return id;
+    };
     const now = Date.now();
-    await createBenchSources(db, user.id, now);
+    await createBenchSources(db, now);
+    await followBenchSources(db, await signUp(USER), now);
     const insertRate = await fillBenchFeed(db, { from: 0, to: ITEMS, now });
     console.log(`bench/feed: ${(await context.browser()?.version()) ?? 'Chromium'} (${CHROMIUM})`);
     console.log(
       `\nserver: ${ITEMS.toLocaleString('en')} documents stored at ${f1(insertRate)} documents/s (sanitise, dedupe, fan-out)`,
     );
 
-    const page = context.pages()[0] ?? (await context.newPage());
+    let page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (error) => console.error(`page: ${error.message}`));
     await page.addInitScript(PROBE_SCRIPT);
-    await signIn(page, server.url);
+    await signIn(page, server.url, USER);
 
     // 1. Sync of the whole feed into the mirror.
     await page.goto(`${server.url}/feeds/home`);
@@ -192,7 +201,16 @@ async function main() {
       batch: 5000,
     });
     console.log(`\n${BIG.toLocaleString('en')}-item feed (stored at ${f1(bigRate)} documents/s)`);
-    await page.reload();
+    await followBenchSources(db, await signUp(BIG_USER), now);
+    await context.close();
+    context = await chromium.launchPersistentContext(bigProfile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    await signIn(page, server.url, BIG_USER);
+    await page.goto(`${server.url}/feeds/home`);
     const list = page.getByRole('list', { name: /feed/i }).first();
     await list.waitFor();
     await page.waitForFunction(
@@ -243,6 +261,7 @@ async function main() {
     await db.destroy();
     await server.close();
     rmSync(profile, { recursive: true, force: true });
+    rmSync(bigProfile, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (missed) {

@@ -415,6 +415,8 @@ export const BoardDocsQuery = z.object({
   before: text('before', 200).optional(),
   after_seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   tab: FeedTabKey.optional(),
+  /** Only this source's documents (its key): a source's view of the feed. */
+  source: text('source', LIMITS.id).optional(),
   sort: FeedSort.default('latest'),
 });
 export type BoardDocsQuery = z.infer<typeof BoardDocsQuery>;

@@ -42,13 +42,21 @@ const toEntry = (row: CardRow & { entry_seq: number; removed: number }): FeedEnt
   removed: Number(row.removed) === 1,
 });
 
-export async function feedCount(db: Db, feedId: string, tab?: string): Promise<number> {
+export async function feedCount(
+  db: Db,
+  feedId: string,
+  tab?: string,
+  source?: string,
+): Promise<number> {
   let q = db
-    .selectFrom('feed_entries')
+    .selectFrom('feed_entries as e')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('feed_id', '=', feedId)
-    .where('removed', '=', 0);
-  if (tab) q = q.where('tab', '=', tab);
+    .where('e.feed_id', '=', feedId)
+    .where('e.removed', '=', 0);
+  if (tab) q = q.where('e.tab', '=', tab);
+  if (source) {
+    q = q.innerJoin('documents as d', 'd.id', 'e.document_id').where('d.source_key', '=', source);
+  }
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
@@ -56,6 +64,7 @@ export async function feedCount(db: Db, feedId: string, tab?: string): Promise<n
 async function changesPage(db: Db, feed: Feed, query: BoardDocsQuery, afterSeq: number) {
   let q = entries(db, feed.feedId).where('e.entry_seq', '>', afterSeq);
   if (query.tab) q = q.where('e.tab', '=', query.tab);
+  if (query.source) q = q.where('d.source_key', '=', query.source);
   const rows = await q
     .orderBy('e.entry_seq', 'asc')
     .limit(query.num_docs + 1)
@@ -80,6 +89,7 @@ async function sortedPage(db: Db, feed: Feed, query: BoardDocsQuery) {
   const desc = query.sort !== 'oldest';
   let q = entries(db, feed.feedId).where('e.removed', '=', 0);
   if (query.tab) q = q.where('e.tab', '=', query.tab);
+  if (query.source) q = q.where('d.source_key', '=', query.source);
   if (keyset) {
     const cmp = desc ? '<' : '>';
     q = q.where((eb) =>
@@ -114,7 +124,7 @@ async function sortedPage(db: Db, feed: Feed, query: BoardDocsQuery) {
 export async function feedPage(db: Db, feed: Feed, query: BoardDocsQuery): Promise<BoardDocs> {
   // Read before the rows: a document arriving meanwhile is then seen again, never missed.
   const newest = await feedSeq(db, feed.feedId);
-  const count = await feedCount(db, feed.feedId, query.tab);
+  const count = await feedCount(db, feed.feedId, query.tab, query.source);
   if (query.after_seq !== undefined) {
     const page = await changesPage(db, feed, query, query.after_seq);
     return { results: { board_id: feed.boardId, count, version: feed.version, ...page } };

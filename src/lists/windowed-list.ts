@@ -113,6 +113,13 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
     }
   };
 
+  /**
+   * One read per block at a time: a change while a block's read is on its way asks for one
+   * more read after it (`again`) instead of a second read that would make the first one's
+   * answer useless. Otherwise a list whose reads take longer than the changes keep coming (a
+   * window the server answers while the mirror backfills) would never show an answer.
+   */
+  const again = new Set<number>();
   const read = (b: number) => {
     const number = (reads += 1);
     latest.set(b, number);
@@ -126,16 +133,22 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
         fresh.set(b, readIn);
         evict();
         deps.onUpdate();
+        if (again.delete(b)) read(b);
         // The first answer gives the length: the rest of the shown range may need reading.
         ensure();
       },
       (failure: unknown) => {
         if (latest.get(b) !== number) return;
         inFlight.delete(b);
+        again.delete(b);
         error = failure;
         deps.onUpdate();
       },
     );
+  };
+  const readSoon = (b: number) => {
+    if (inFlight.has(b)) again.add(b);
+    else read(b);
   };
 
   /** Reads each shown block that is not loaded (or stale) and not already on its way. */
@@ -160,7 +173,7 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
   };
 
   const rereadShown = () => {
-    for (const b of shownBlocks()) read(b);
+    for (const b of shownBlocks()) readSoon(b);
   };
 
   return {

@@ -163,7 +163,7 @@ describe('following a feed after its sequence number', () => {
     expect(now).toMatchObject({ total: expected.count, complete: true });
   });
 
-  it("reads one source's view of the home feed from the mirror", async () => {
+  it("reads one source's view of the home feed (the server's pages, filtered by source)", async () => {
     const { ws, tab } = await signedUp(['demo_markets_wire', 'demo_us_filings']);
     const view = { board: 'home', tab: null, sort: 'latest' as const, source: 'demo_us_filings' };
     await tab.api.call('feed.window', { ...view, offset: 0, count: 10 });
@@ -171,7 +171,7 @@ describe('following a feed after its sequence number', () => {
     const items = (await tab.api.call('sources.list', {})).find((s) => s.key === 'demo_us_filings')!
       .status.items;
     const all = await tab.api.call('feed.window', { ...view, offset: 0, count: 500 });
-    expect(all).toMatchObject({ total: items, complete: true });
+    expect(all.total).toBe(items);
     expect(all.rows).toHaveLength(items);
     expect(all.rows.every((r) => r.source === 'demo_us_filings')).toBe(true);
     const tabs = await tab.api.call('feed.tabs', { board: 'home', source: 'demo_us_filings' });

@@ -130,7 +130,7 @@ describe('feed.window over a mirrored feed', () => {
     expect(state.sent.slice(before).filter((r) => r.includes('/boards/'))).toEqual([]);
   });
 
-  it('orders by company and category from the mirror: A to Z, none last, and Z to A reversed', async () => {
+  it("orders by company and category (the server's pages): A to Z and Z to A, none last", async () => {
     const { ws, tab } = await signedUpFollowing();
     await tab.api.call('feed.window', {
       board: 'home',
@@ -162,17 +162,19 @@ describe('feed.window over a mirrored feed', () => {
           expect(all.rows[i].unix).toBeLessThanOrEqual(all.rows[i - 1].unix);
         }
       }
-      // Z to A is the same list read from the other end.
+      // Z to A: the same values the other way round, documents without one still last.
       const total = all.total;
-      const tail = await tab.api.call('feed.window', {
+      const down = await tab.api.call('feed.window', {
         ...view,
-        sort: asc,
-        offset: total - 30,
-        count: 30,
+        sort: desc,
+        offset: 0,
+        count: 500,
       });
-      const head = await tab.api.call('feed.window', { ...view, sort: desc, offset: 0, count: 30 });
-      expect(ids(head)).toEqual(ids(tail).reverse());
-      expect(head.total).toBe(total);
+      const downValues = down.rows.map(value);
+      const downNamed = downValues.filter((v): v is string => v !== null);
+      expect(downNamed).toEqual([...downNamed].sort().reverse());
+      expect(downValues.slice(downNamed.length).every((v) => v === null)).toBe(true);
+      expect(down.total).toBe(total);
     }
   });
 });

@@ -1,10 +1,4 @@
-import {
-  feedEntryKey,
-  feedSortText,
-  type boards,
-  type FeedEntry,
-  type FeedSort,
-} from '../../contract/boards';
+import { feedEntryKey, type boards, type FeedEntry, type FeedSort } from '../../contract/boards';
 import {
   feedTabOf,
   type CategoryTabInfo,
@@ -27,9 +21,6 @@ export type S = StoreOf<typeof boards>;
 export type Ctx = DomainContext<S>;
 export const FEED = 'feed_entries' satisfies S;
 
-/** An index key within one scope: a feed, or one source's documents in a feed. */
-type ScopedKeys = Array<Array<string | number>>;
-
 export type EntryRecord = {
   id: string;
   feed: string;
@@ -40,16 +31,12 @@ export type EntryRecord = {
   entry_seq: number;
   card: ResultCard;
   /**
-   * Index keys, one per scope (the feed, and the feed narrowed to the document's source): the
-   * indexes are multiEntry, so one index serves both. Company and category keys hold -unix, so
-   * one value's documents list newest first.
+   * Index keys of the time order, within the feed and within the feed's tab. Only the time
+   * order is indexed: each index entry costs every write of a 100k-item sync, and the other
+   * orders (company, category) and one source's view are the server's pages (feed-window.ts).
    */
-  k_time: ScopedKeys;
-  k_tab_time: ScopedKeys;
-  k_company: ScopedKeys;
-  k_tab_company: ScopedKeys;
-  k_category: ScopedKeys;
-  k_tab_category: ScopedKeys;
+  k_time: Array<string | number>;
+  k_tab_time: Array<string | number>;
 };
 
 /** Where the feed's mirror stands. */
@@ -90,20 +77,15 @@ export const feedRange = (feed: string) => ({
   upper: `${feed}${SEP}\uffff`,
 });
 
-const scopeOf = (feed: string, source: string | null) =>
-  source === null ? feed : `${feed}${SEP}${source}`;
-
-const INDEXES = ['time', 'tab_time', 'company', 'tab_company', 'category', 'tab_category'];
 export const FEED_ENTRIES_SPEC: StoreSpec = {
   keyPath: 'id',
   indexes: {
-    ...Object.fromEntries(
-      INDEXES.map((name) => [name, { keyPath: `k_${name}`, multiEntry: true }]),
-    ),
+    time: { keyPath: 'k_time' },
+    tab_time: { keyPath: 'k_tab_time' },
     /** A document's entries in every feed (its read state changed). */
     doc: { keyPath: 'doc' },
   },
-  version: 1,
+  version: 2,
 };
 
 export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryRecord => {
@@ -113,10 +95,6 @@ export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryReco
   delete card.removed;
   const { doc_id: doc, unix } = card;
   const tab = feedTabOf(card);
-  const company = feedSortText(card.company_name);
-  const category = feedSortText(card.categories[0]);
-  const scopes = [scopeOf(feed, null), scopeOf(feed, card.source)];
-  const keys = (...fields: Array<string | number>) => scopes.map((scope) => [scope, ...fields]);
   return {
     id: entryKey(feed, doc),
     feed,
@@ -126,29 +104,27 @@ export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryReco
     unix,
     entry_seq: entrySeq,
     card,
-    k_time: keys(unix, doc),
-    k_tab_time: keys(tab, unix, doc),
-    k_company: keys(company, -unix, doc),
-    k_tab_company: keys(tab, company, -unix, doc),
-    k_category: keys(category, -unix, doc),
-    k_tab_category: keys(tab, category, -unix, doc),
+    k_time: [feed, unix, doc],
+    k_tab_time: [feed, tab, unix, doc],
   };
 };
 
-/** The index walk of a sort within a feed (a source, a tab): its index, direction and bounds. */
+/** Sorts the mirror reads by index: the time order (newest or oldest first). */
+export const isTimeSort = (sort: FeedSort): sort is 'latest' | 'oldest' =>
+  sort === 'latest' || sort === 'oldest';
+
+/** The index walk of a time-ordered window within a feed (a tab): index, direction, bounds. */
 export function windowQuery(
   feed: string,
-  view: { source: string | null; tab: string | null; sort: FeedSort },
+  view: { tab: string | null; sort: 'latest' | 'oldest' },
   offset: number,
   count: number,
 ): WindowQuery {
-  const { source, tab, sort } = view;
-  const field = sort === 'latest' || sort === 'oldest' ? 'time' : sort.split('_')[0];
-  const prefix: string[] = [scopeOf(feed, source), ...(tab === null ? [] : [tab])];
+  const prefix: string[] = [feed, ...(view.tab === null ? [] : [view.tab])];
   // Arrays sort after every number and string: [...prefix, []] is above each entry's key.
   return {
-    index: tab === null ? field : `tab_${field}`,
-    direction: sort === 'latest' || sort.endsWith('_desc') ? 'prev' : 'next',
+    index: view.tab === null ? 'time' : 'tab_time',
+    direction: view.sort === 'latest' ? 'prev' : 'next',
     lower: prefix,
     upper: [...prefix, []],
     offset,

@@ -7,6 +7,7 @@ import type { Owner } from '../session';
 import {
   countKey,
   FEED,
+  isTimeSort,
   metaKey,
   readMeta,
   tabsKey,
@@ -20,7 +21,6 @@ import {
   type TabsRecord,
 } from './feed-store';
 import {
-  backfillPage,
   currentOwner,
   ensureBackfill,
   feedState,
@@ -70,16 +70,23 @@ function keepCurrent(ctx: Ctx, owner: Owner, meta: FeedMeta) {
 
 /** The feed's first window, from the server, kept as the start of its mirror. */
 async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<FeedWindow> {
-  const { board, tab, sort, offset, count } = input;
+  const { board, tab, sort, offset, count, source = null } = input;
   const page = await fetchDocs(
     ctx,
     board,
-    { num_docs: count, start_from: offset, sort, ...(tab ? { tab } : {}) },
+    {
+      num_docs: count,
+      start_from: offset,
+      sort,
+      ...(tab ? { tab } : {}),
+      ...(source ? { source } : {}),
+    },
     false,
   );
-  const top = offset === 0 && tab === null && sort === 'latest';
+  const top = offset === 0 && tab === null && sort === 'latest' && source === null;
   const create = startMeta(board, page, top);
-  if (tab) create.server = { [tab]: page.count };
+  // The page's count is the feed's only when neither a tab nor a source narrowed it.
+  if (tab || source) create.server = source ? {} : { [tab!]: page.count };
   const kept = page.documents.filter((d) => !d.removed);
   const outcome = await writeFeed(ctx, owner, board, { gen: null, entries: kept, create });
   if (outcome === 'ended') throw sessionChanged('feed.window');
@@ -90,14 +97,11 @@ async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<
   return { offset, rows: await withRead(ctx, cards), total: page.count, complete };
 }
 
-/**
- * The total of the window's list: the mirror's count once complete, else the server's (for a
- * source the server does not count: what the mirror holds so far).
- */
+/** The total of the window's list: the mirror's count once complete, else the server's. */
 async function totalOf(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
-  const { source = null, tab } = input;
-  const mirrored = meta.counts[countKey(source, tab)] ?? 0;
-  if (meta.complete || source !== null) return mirrored;
+  const { tab } = input;
+  const mirrored = meta.counts[countKey(null, tab)] ?? 0;
+  if (meta.complete) return mirrored;
   const key = tab ?? '*';
   const known = meta.server[key];
   if (known !== undefined) return known;
@@ -118,16 +122,26 @@ function covered(meta: FeedMeta, input: WindowInput, rows: EntryRecord[], total:
   if (last && !withinPrefix(meta, last.unix, last.doc)) return false;
   if (rows.length === input.count) return true;
   // Fewer rows than asked: the end of the list, if the server's count says so.
-  return !input.source && input.offset + rows.length >= total;
+  return input.offset + rows.length >= total;
 }
 
-/** The server's page for a window the mirror cannot answer yet, kept for later windows. */
+/**
+ * The server's page for a window the mirror does not answer: not mirrored yet, or in an order
+ * the mirror does not index (company, category), or one source's view. Its entries are kept
+ * for later time-ordered windows.
+ */
 async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
-  const { board, tab, sort, offset, count } = input;
+  const { board, tab, sort, offset, count, source = null } = input;
   const page = await fetchDocs(
     ctx,
     board,
-    { num_docs: count, start_from: offset, sort, ...(tab ? { tab } : {}) },
+    {
+      num_docs: count,
+      start_from: offset,
+      sort,
+      ...(tab ? { tab } : {}),
+      ...(source ? { source } : {}),
+    },
     false,
   );
   const removed = feedState(ctx, owner, board).removed;
@@ -136,7 +150,8 @@ async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: Windo
   await writeFeed(ctx, owner, board, {
     gen: meta.gen,
     entries: kept,
-    update: (m) => ({ ...m, server: { ...m.server, [tab ?? '*']: page.count } }),
+    update: (m) =>
+      source === null ? { ...m, server: { ...m.server, [tab ?? '*']: page.count } } : m,
   });
   const cards = kept.map((d) => toRecord(board, d).card);
   return { offset, rows: await withRead(ctx, cards), total: page.count, complete: false };
@@ -144,29 +159,23 @@ async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: Windo
 
 export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<FeedWindow> {
   const owner = currentOwner(ctx);
-  const { board, source = null, offset, count } = input;
+  const { board, source = null, offset, count, sort } = input;
   void ensureReadList(ctx as unknown as ReadCtx, false);
-  let meta = await readMeta(ctx, board);
-  if (!meta && source === null) return firstWindow(ctx, owner, input);
-  if (!meta) {
-    // A source's view: the server pages the feed only, so the mirror starts from its top page.
-    await backfillPage(ctx, owner, board, feedState(ctx, owner, board));
-    meta = await readMeta(ctx, board);
-    if (!meta) throw sessionChanged('feed.window');
-  }
+  const meta = await readMeta(ctx, board);
+  if (!meta) return firstWindow(ctx, owner, input);
   keepCurrent(ctx, owner, meta);
+  if (source !== null || !isTimeSort(sort)) return serverWindow(ctx, owner, meta, input);
   const mirror = await ctx.mirror;
-  const view = { source, tab: input.tab, sort: input.sort };
-  const query = windowQuery(board, view, offset, count);
+  const query = windowQuery(board, { tab: input.tab, sort }, offset, count);
   // Complete, the mirror's count is exact (kept with the rows): windows near the end read back.
-  if (meta.complete) query.total = meta.counts[countKey(source, input.tab)] ?? 0;
+  if (meta.complete) query.total = meta.counts[countKey(null, input.tab)] ?? 0;
   const { rows } = await mirror.window<EntryRecord>(FEED, query);
   let total: number;
   try {
     total = await totalOf(ctx, owner, meta, input);
   } catch (error) {
     if (!isNetworkError(error)) throw error;
-    total = meta.counts[countKey(source, input.tab)] ?? 0;
+    total = meta.counts[countKey(null, input.tab)] ?? 0;
   }
   const cards = rows.map((r) => r.card);
   const fromMirror = async () => ({
@@ -175,7 +184,7 @@ export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<Feed
     total: Math.max(total, offset + rows.length),
     complete: meta.complete,
   });
-  if (covered(meta, input, rows, total) || source !== null) return fromMirror();
+  if (covered(meta, input, rows, total)) return fromMirror();
   try {
     return await serverWindow(ctx, owner, meta, input);
   } catch (error) {
