@@ -20,14 +20,7 @@ import {
   type FeedMeta,
   type TabsRecord,
 } from './feed-store';
-import {
-  currentOwner,
-  ensureBackfill,
-  feedState,
-  fetchDocs,
-  follow,
-  startMeta,
-} from './feed-sync';
+import { currentOwner, ensureBackfill, feedState, fetchDocs, follow, startMeta } from './feed-sync';
 import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
 
 /**
