@@ -11,6 +11,11 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 process.env.E2E_DATA_DIR ??= join(root, '.tmp', `e2e-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
 mkdirSync(dataDir, { recursive: true });
+// Recorded filings answers: the server reads preset K from PRESET_BASE_URL/K, and
+// e2e/acceptance.spec.ts serves them on this port while it runs (E2E_FIXTURE_PORT, by default
+// E2E_PORT + 218: 4391). Kept in the environment, like the data directory, for the workers.
+process.env.E2E_FIXTURE_PORT ??= String(port + 218);
+const fixturePort = Number(process.env.E2E_FIXTURE_PORT);
 
 /**
  * Playwright against the built app (`vite build` first; package.json test:e2e does it) and a
@@ -41,7 +46,13 @@ export default defineConfig({
     cwd: root,
     url: `http://127.0.0.1:${port}/api/health`,
     // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
-    env: { PORT: String(port), DATA_DIR: dataDir, PRODUCT: 'needl', FETCH_ALLOW_PRIVATE: '1' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PRODUCT: 'needl',
+      FETCH_ALLOW_PRIVATE: '1',
+      PRESET_BASE_URL: `http://127.0.0.1:${fixturePort}`,
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',

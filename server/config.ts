@@ -21,6 +21,11 @@ export type Config = {
     allowPrivate: boolean;
     intervalMs: number;
     leaseMs: number;
+    /**
+     * PRESET_BASE_URL: a filings preset with key K is read from `${presetBaseUrl}/${K}` instead
+     * of its public feed (recorded responses, for tests and offline demos).
+     */
+    presetBaseUrl?: string;
   };
 };
 
@@ -46,6 +51,21 @@ const flag = (env: Env, name: string): boolean => {
   if (raw === undefined || raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
   throw new Error(`${name} must be 1 (or true) or 0 (or false), got "${raw}"`);
+};
+
+const baseUrl = (env: Env, name: string): string | undefined => {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(`${name} must be an http:// or https:// URL without a query, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
 };
 
 /** Parses the environment; a bad value throws an error naming the variable. */
@@ -74,6 +94,7 @@ export const readConfig = (env: Env = process.env): Config => {
       allowPrivate: flag(env, 'FETCH_ALLOW_PRIVATE'),
       intervalMs: integer(env, 'INGEST_INTERVAL_MS', 1000, 50, 3_600_000),
       leaseMs: integer(env, 'INGEST_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+      presetBaseUrl: baseUrl(env, 'PRESET_BASE_URL'),
     },
   };
 };

@@ -44,10 +44,18 @@ export type StartOptions = {
   /**
    * The ingestion runner (server/ingest/runner.ts), on by default; `false` leaves it idle
    * (`ingest.runDue()` still runs due jobs on demand). `allowPrivate` defaults to
-   * FETCH_ALLOW_PRIVATE=1.
+   * FETCH_ALLOW_PRIVATE=1. `presetBaseUrl` (PRESET_BASE_URL) reads filings presets from
+   * `${presetBaseUrl}/${key}` instead of their public feeds.
    */
   ingest?:
-    false | { intervalMs?: number; allowPrivate?: boolean; leaseMs?: number; concurrency?: number };
+    | false
+    | {
+        intervalMs?: number;
+        allowPrivate?: boolean;
+        leaseMs?: number;
+        concurrency?: number;
+        presetBaseUrl?: string;
+      };
 };
 
 export type RunningServer = {
@@ -162,6 +170,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     intervalMs: ingestOpts.intervalMs,
     leaseMs: ingestOpts.leaseMs,
     concurrency: ingestOpts.concurrency,
+    presetBaseUrl: ingestOpts.presetBaseUrl,
     fetch: {
       allowPrivate: ingestOpts.allowPrivate ?? process.env.FETCH_ALLOW_PRIVATE === '1',
       userAgent: userAgentFor(

@@ -44,6 +44,8 @@ export type WriteGuard = { key: string; holds(value: unknown): boolean };
 export type MirrorTx<S extends string = StoreName> = {
   get<T = unknown>(store: S, key: string): Promise<T | undefined>;
   keys(store: S): Promise<string[]>;
+  /** The records (at most `limit`) an index holds within `bounds`, in one request. */
+  indexRange<T = unknown>(store: S, index: string, bounds: KeyBounds, limit: number): Promise<T[]>;
   put(item: PatchItem<S>): void;
   clear(store: S): void;
   /** Deletes every record whose primary key is within `bounds` (one request, no scan). */
@@ -161,6 +163,11 @@ function createMirror<S extends string>(
       get: async <V>(store: S, key: string) =>
         (await tx.objectStore(store).get(key)) as V | undefined,
       keys: async (store) => (await tx.objectStore(store).getAllKeys()).map(String),
+      indexRange: async <V>(store: S, index: string, bounds: KeyBounds, limit: number) =>
+        (await tx
+          .objectStore(store)
+          .index(index)
+          .getAll(keyRange(reads.ranges, bounds), limit)) as V[],
       put(item) {
         const store = tx.objectStore(item.store);
         stamp(item.store);

@@ -35,6 +35,11 @@ export type ReadContext = {
   etag: string | null;
   lastModified: string | null;
   fetch: FetchOptions;
+  /**
+   * When set, a filings preset with key K is read from `${presetBaseUrl}/${K}` instead of its
+   * public feed (PRESET_BASE_URL: recorded responses for tests and offline demos).
+   */
+  presetBaseUrl?: string | null;
 };
 
 type Fetched = Extract<Awaited<ReturnType<typeof fetchUrl>>, { status: 'ok' }>;
@@ -72,9 +77,13 @@ const asWebsite = async (page: Fetched, ctx: ReadContext): Promise<IncomingDocum
  * parser, with its URL's dates filled in). Throws FetchError with the user's words.
  */
 export async function readSource(source: SourceToRead, ctx: ReadContext): Promise<ReadOutcome> {
-  if (!source.url) throw new FetchError('invalid_url', 'the source has no address to read');
   const preset = source.kind === 'filings' ? filingsPreset(source.key) : undefined;
-  const url = preset ? expandPresetUrl(source.url, ctx.now, preset.utcOffsetMinutes) : source.url;
+  const address =
+    preset && ctx.presetBaseUrl
+      ? `${ctx.presetBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(preset.key)}`
+      : source.url;
+  if (!address) throw new FetchError('invalid_url', 'the source has no address to read');
+  const url = preset ? expandPresetUrl(address, ctx.now, preset.utcOffsetMinutes) : address;
   const isWebsite = source.kind === 'website' || preset?.parser === 'website';
   const res = await fetchUrl(url, {
     ...ctx.fetch,

@@ -44,6 +44,8 @@ export type IngestRunnerOptions = {
   batchSize?: number;
   /** Outbound fetch settings (allowPrivate, limits, user agent). */
   fetch?: FetchOptions;
+  /** PRESET_BASE_URL: filings presets are read from `${presetBaseUrl}/${key}` (read.ts). */
+  presetBaseUrl?: string;
   /** Poll interval per source kind (default rss 15 min, website 30 min, filings per preset). */
   pollMs?: Partial<Record<SourceKind, number>>;
 };
@@ -118,6 +120,7 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
         etag: job.etag,
         lastModified: job.lastModified,
         fetch: { ...opts.fetch, signal: abort.signal },
+        presetBaseUrl: opts.presetBaseUrl,
       });
       const { added, last } =
         outcome.status === 'ok'

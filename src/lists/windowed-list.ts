@@ -75,7 +75,8 @@ export function createWindowedList<Row, Answer extends WindowAnswer<Row>>(
 
   const shownBlocks = (): number[] => {
     const end = total === null ? range.end : Math.min(range.end, total);
-    if (end <= range.start) return total === null ? [0] : [];
+    // An empty list still watches its first block: a change may bring its first rows.
+    if (end <= range.start) return total === null || total === 0 ? [0] : [];
     const out: number[] = [];
     for (let b = Math.floor(range.start / block); b * block < end; b += 1) out.push(b);
     return out;

@@ -28,7 +28,13 @@ function setup(total: number, opts: { block?: number; short?: boolean } = {}) {
     for (const read of reads.splice(0)) read.answer();
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { list, reads, answerAll, bump: () => (version += 1) };
+  return {
+    list,
+    reads,
+    answerAll,
+    bump: () => (version += 1),
+    grow: (to: number) => (total = to),
+  };
 }
 
 describe('windowed list', () => {
@@ -54,6 +60,20 @@ describe('windowed list', () => {
     expect(reads.map((r) => r.offset)).toEqual([0]);
     await answerAll();
     expect(list.row(3)).toEqual({ id: 'r3', v: 2 });
+  });
+
+  it('an empty list reads again on a change, so its first rows show', async () => {
+    const { list, reads, answerAll, grow } = setup(0);
+    list.refresh();
+    await answerAll();
+    expect(list.total()).toBe(0);
+
+    grow(3);
+    list.changed(['r0', 'r1', 'r2']);
+    expect(reads.map((r) => r.offset)).toEqual([0]);
+    await answerAll();
+    expect(list.total()).toBe(3);
+    expect(list.row(0)).toEqual({ id: 'r0', v: 1 });
   });
 
   it('while the shown rows have holes (the worker is still loading), any change reads again', async () => {

@@ -5,7 +5,7 @@ import {
   type FeedTabKey,
   type ResultCard,
 } from '../../contract/documents';
-import type { Mirror, StoreSpec, WindowQuery } from '../mirror';
+import type { Mirror, MirrorTx, StoreSpec, WindowQuery } from '../mirror';
 import type { DomainContext, StoreOf } from '../registry';
 import type { Owner } from '../session';
 
@@ -181,13 +181,10 @@ export async function writeFeed(
       meta = options.create;
     } else if (options.gen !== null && meta.gen !== options.gen) return 'stale';
     const records = options.entries.map((e) => ({ removed: e.removed, record: toRecord(feed, e) }));
-    const before = await Promise.all(
-      records.map(({ record }) => tx.get<EntryRecord>(FEED, record.id)),
+    const now = await heldEntries(
+      tx,
+      records.map(({ record }) => record),
     );
-    const now = new Map<string, EntryRecord | undefined>();
-    records.forEach(({ record }, i) => {
-      if (!now.has(record.id)) now.set(record.id, before[i]);
-    });
     /** Moves of the mirrored counts, by countKey. */
     const delta: Record<string, number> = {};
     const move = (entry: EntryRecord, by: number) => {
@@ -215,6 +212,40 @@ export async function writeFeed(
     tx.put({ store: FEED, key: next.id, value: next });
     return { keys, meta: next };
   });
+}
+
+/**
+ * What the mirror holds of these entries, by key. A document's time never changes, so every
+ * one held sits in the time index between the oldest and the newest of them: one range read
+ * (a backfill page of 1000 mostly new entries costs one request, not 1000 gets). A page whose
+ * span holds far more than itself (changes across the whole feed) is read key by key.
+ */
+async function heldEntries(
+  tx: MirrorTx<S>,
+  records: EntryRecord[],
+): Promise<Map<string, EntryRecord | undefined>> {
+  const held = new Map<string, EntryRecord | undefined>();
+  if (records.length === 0) return held;
+  const keys = records.map((r) => r.k_time);
+  keys.sort(
+    (a, b) => (a[1] as number) - (b[1] as number) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0),
+  );
+  const limit = 2 * records.length + 100;
+  const found = await tx.indexRange<EntryRecord>(
+    FEED,
+    'time',
+    { lower: keys[0], upper: keys[keys.length - 1] },
+    limit,
+  );
+  if (found.length < limit) {
+    const wanted = new Set(records.map((r) => r.id));
+    for (const entry of found) if (wanted.has(entry.id)) held.set(entry.id, entry);
+    for (const r of records) if (!held.has(r.id)) held.set(r.id, undefined);
+    return held;
+  }
+  const each = await Promise.all(records.map((r) => tx.get<EntryRecord>(FEED, r.id)));
+  records.forEach((r, i) => held.set(r.id, each[i]));
+  return held;
 }
 
 /** Deletes a feed's entries and meta (its definition changed, or its mirror is stale). */
