@@ -126,6 +126,19 @@ test('a new user follows a feed and a filings preset, builds a feed, reads acros
     await expect(home.getByRole('article', { name: MATCHING[0] })).toBeVisible();
   });
 
+  let wirePage = '';
+  await test.step('the sources list shows both read, with their documents', async () => {
+    await page.goto('/settings/feeds');
+    const wire = page.getByRole('row', { name: new RegExp(WIRE) });
+    await expect(wire).toContainText('4 documents', { timeout: 20_000 });
+    await expect(wire).toContainText('RSS feed');
+    const sec = page.getByRole('row', { name: /^SEC/ });
+    await expect(sec).toContainText('4 documents', { timeout: 20_000 });
+    await expect(sec).toContainText('Filings');
+    wirePage = (await wire.getByRole('link', { name: WIRE }).getAttribute('href')) ?? '';
+    expect(wirePage).toMatch(/^\/apps\/.+/);
+  });
+
   let feedUrl = '';
   await test.step('build a custom feed with a boolean keyword query', async () => {
     await page.goto('/settings/feeds/root');
@@ -173,10 +186,18 @@ test('a new user follows a feed and a filings preset, builds a feed, reads acros
     await other.goto('/feeds/home');
     await expect(other.getByRole('heading', { name: 'No documents yet' })).toBeVisible();
     await expect(other.getByRole('article')).toHaveCount(0);
+    await expect(other.getByText(/Quantum chip foundry/)).toHaveCount(0);
 
+    // The first user's feed and private source are not theirs to open.
     await other.goto(feedUrl);
-    await other.screenshot({ path: 'test-results/acceptance-other-feed.png' });
-    console.log(await other.locator('main').innerText());
+    await expect(other.getByRole('alert')).toContainText('no such feed');
+    await expect(other.getByRole('article')).toHaveCount(0);
+    await other.goto(wirePage);
+    // Its page names it by its key only (no label, no address) and lists nothing.
+    await expect(other.getByText(/^You do not follow /)).toBeVisible();
+    await expect(other.getByText(WIRE)).toHaveCount(0);
+    await expect(other.getByText(/quantum\.xml/)).toHaveCount(0);
+    await expect(other.getByRole('article')).toHaveCount(0);
     await second.close();
   });
 });

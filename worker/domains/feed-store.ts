@@ -82,8 +82,6 @@ export const FEED_ENTRIES_SPEC: StoreSpec = {
   indexes: {
     time: { keyPath: 'k_time' },
     tab_time: { keyPath: 'k_tab_time' },
-    /** A document's entries in every feed (its read state changed). */
-    doc: { keyPath: 'doc' },
   },
   version: 2,
 };
@@ -138,14 +136,17 @@ export const withinPrefix = (meta: FeedMeta, unix: number, doc: string) =>
   (meta.boundary !== null &&
     (unix > meta.boundary[0] || (unix === meta.boundary[0] && doc >= meta.boundary[1])));
 
-/** The keys of every feed entry showing one of `docs`. */
+/**
+ * The keys of every feed entry showing one of `docs`: each mirrored feed (its meta record)
+ * times each document, those that exist. No index by document: it would cost every write of a
+ * sync for a lookup that read-state changes make now and then.
+ */
 export async function feedKeysOfDocs(mirror: Mirror<string>, docs: string[]): Promise<string[]> {
-  const keys: string[] = [];
-  for (const doc of docs) {
-    const found = await mirror.window(FEED, { index: 'doc', lower: doc, upper: doc, count: 500 });
-    keys.push(...found.keys);
-  }
-  return keys;
+  const metas = await mirror.range<Partial<FeedMeta>>(FEED, { lower: '#', upper: '#\uffff' });
+  const feeds = metas.flatMap((m) => (typeof m.board === 'string' ? [m.board] : []));
+  const candidates = feeds.flatMap((feed) => docs.map((doc) => entryKey(feed, doc)));
+  const found = await mirror.getMany(FEED, candidates);
+  return candidates.filter((_, i) => found[i] !== undefined);
 }
 
 /** The cached tab list of a feed (GET /boards/{id}/metadata) and when it was fetched. */
