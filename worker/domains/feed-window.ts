@@ -61,21 +61,25 @@ function keepCurrent(ctx: Ctx, owner: Owner, meta: FeedMeta) {
   if (!meta.complete) void ensureBackfill(ctx, owner, meta.board);
 }
 
-/** The feed's first window, from the server, kept as the start of its mirror. */
-async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<FeedWindow> {
-  const { board, tab, sort, offset, count, source = null } = input;
-  const page = await fetchDocs(
+/** The server's page for exactly this window (the tab's user is waiting: not background). */
+const windowPage = (ctx: Ctx, input: WindowInput) =>
+  fetchDocs(
     ctx,
-    board,
+    input.board,
     {
-      num_docs: count,
-      start_from: offset,
-      sort,
-      ...(tab ? { tab } : {}),
-      ...(source ? { source } : {}),
+      num_docs: input.count,
+      start_from: input.offset,
+      sort: input.sort,
+      ...(input.tab ? { tab: input.tab } : {}),
+      ...(input.source ? { source: input.source } : {}),
     },
     false,
   );
+
+/** The feed's first window, from the server, kept as the start of its mirror. */
+async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<FeedWindow> {
+  const { board, tab, sort, offset, source = null } = input;
+  const page = await windowPage(ctx, input);
   const top = offset === 0 && tab === null && sort === 'latest' && source === null;
   const create = startMeta(board, page, top);
   // The page's count is the feed's only when neither a tab nor a source narrowed it.
@@ -124,19 +128,8 @@ function covered(meta: FeedMeta, input: WindowInput, rows: EntryRecord[], total:
  * for later time-ordered windows.
  */
 async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
-  const { board, tab, sort, offset, count, source = null } = input;
-  const page = await fetchDocs(
-    ctx,
-    board,
-    {
-      num_docs: count,
-      start_from: offset,
-      sort,
-      ...(tab ? { tab } : {}),
-      ...(source ? { source } : {}),
-    },
-    false,
-  );
+  const { board, tab, offset, source = null } = input;
+  const page = await windowPage(ctx, input);
   const removed = feedState(ctx, owner, board).removed;
   const kept = page.documents.filter((d) => !d.removed && !removed.has(d.doc_id));
   // The page's entries are the feed's: kept (without moving the prefix) for later windows.
