@@ -150,7 +150,13 @@ export async function feedKeysOfDocs(mirror: Mirror<string>, docs: string[]): Pr
 }
 
 /** The cached tab list of a feed (GET /boards/{id}/metadata) and when it was fetched. */
-export type TabsRecord = { id: string; tabs: CategoryTabInfo[]; fetched_at: number };
+export type TabsRecord = {
+  id: string;
+  tabs: CategoryTabInfo[];
+  fetched_at: number;
+  /** The feed's mirrored sequence number when fetched. */
+  seq: number | null;
+};
 
 export type WriteOutcome = { keys: string[]; meta: FeedMeta } | 'stale' | 'ended';
 

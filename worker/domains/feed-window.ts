@@ -45,6 +45,8 @@ export type FeedWindow = { offset: number; rows: FeedRow[]; total: number; compl
 
 /** The tab list is fetched again after this (002 §7: feeds fresh for 15 s). */
 const TABS_FRESH_MS = 15_000;
+/** ...and after this once the feed's entries have moved since. */
+const TABS_MOVED_MS = 1_000;
 
 const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
   const read = await readStates(
@@ -206,20 +208,30 @@ export async function feedTabs(
   const owner = currentOwner(ctx);
   const mirror = await ctx.mirror;
   let record = await mirror.get<TabsRecord>(FEED, tabsKey(board));
-  if (!record || ctx.clock.now() - record.fetched_at >= TABS_FRESH_MS) {
+  const meta = await mirror.get<FeedMeta>(FEED, metaKey(board));
+  const age = record ? ctx.clock.now() - record.fetched_at : Infinity;
+  // Counts are fresh for 15 s, and fetched again sooner once new entries have landed (a newly
+  // followed source's first documents must not sit under "0").
+  const moved = record !== undefined && meta !== undefined && record.seq !== meta.seq;
+  if (age >= TABS_FRESH_MS || (moved && age >= TABS_MOVED_MS)) {
     try {
       const answer = await ctx.client.call('boardMetadata', {
         params: { id: board },
         signal: ctx.signal(),
         variant: ctx.variant(),
       });
-      record = { id: tabsKey(board), tabs: answer.category_tabs, fetched_at: ctx.clock.now() };
+      record = {
+        id: tabsKey(board),
+        tabs: answer.category_tabs,
+        fetched_at: ctx.clock.now(),
+        seq: meta?.seq ?? null,
+      };
       await ctx.reads.store([{ store: FEED, key: record.id, value: record }], owner, false);
     } catch (error) {
       if (!record || !isNetworkError(error)) throw error;
     }
   }
-  const meta = await mirror.get<FeedMeta>(FEED, metaKey(board));
+  if (!record) throw sessionChanged('feed.tabs');
   if (source === null && !meta?.complete) return record.tabs;
   const count = (tab: string) => meta?.counts[countKey(source, tab)] ?? 0;
   const counted = record.tabs.map((t) => ({ ...t, data: count(t.key) }));
