@@ -410,7 +410,7 @@ export function compareFeedCards(sort: FeedSort): (a: SortableCard, b: SortableC
  * (how the worker keeps its mirror current).
  */
 export const BoardDocsQuery = z.object({
-  num_docs: z.coerce.number().int().min(0).max(1000).default(20),
+  num_docs: z.coerce.number().int().min(0).max(5000).default(20),
   start_from: z.coerce.number().int().min(0).max(10_000_000).optional(),
   before: text('before', 200).optional(),
   after_seq: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),

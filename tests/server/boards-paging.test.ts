@@ -98,7 +98,7 @@ describe.each(STORAGES)('paging a feed on %s', (storage) => {
     for (const query of [
       'before=yesterday',
       'before=12:',
-      'num_docs=1001',
+      'num_docs=5001',
       'tab=today',
       'sort=random',
     ]) {

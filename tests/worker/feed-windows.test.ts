@@ -52,13 +52,13 @@ describe('feed.window over a mirrored feed', () => {
     expect(ids(first)).toEqual(top.documents.map((d) => d.doc_id));
     expect(first).toMatchObject({ total: top.count, complete: false });
 
-    // Backfill pages land one by one, each announced to the tabs.
+    // Backfill pages (2,500 entries each) land one by one, each announced to the tabs.
     const since = tab.events.length;
     await ws.workspace.idle();
     const announced = tab.events
       .slice(since)
       .filter((e) => e.type === 'changed' && e.store === 'feed_entries');
-    expect(announced.length).toBeGreaterThanOrEqual(5);
+    expect(announced.length).toBeGreaterThanOrEqual(2);
 
     const db = await ws.openMirror();
     expect(

@@ -22,7 +22,7 @@ import {
  * mirror's (a 'board' change, or any page) clears the feed and starts it over.
  */
 
-export const BACKFILL_PAGE = 1000;
+export const BACKFILL_PAGE = 2500;
 const FOLLOW_PAGE = 1000;
 
 type FeedState = {

@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../server/db/database';
+import { startServer } from '../server/start';
+import { createBenchSources, fillBenchFeed, followBenchSources } from '../bench/feed-corpus';
+import { BoardDocs } from '../contract/boards';
+const dataDir = mkdtempSync(join(tmpdir(), 'pt-'));
+const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, ingest: false, log: () => {} });
+const { db } = await openDatabase({ dataDir });
+const USER = { name: 'B', email: 'b@needl.ai', password: 'bench-password-1' };
+const r = await fetch(`${server.url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'x' }, body: JSON.stringify(USER) });
+const session = await r.json() as any;
+const token = session.id_token ?? session.session?.id_token ?? session.token;
+const user = await db.selectFrom('users').select('id').where('email', '=', USER.email).executeTakeFirstOrThrow();
+await createBenchSources(db, Date.now()); await followBenchSources(db, user.id, Date.now());
+await fillBenchFeed(db, { from: 0, to: 100000, now: Date.now() });
+let before: string | undefined;
+for (let i = 0; i < 100; i++) {
+  const t0 = performance.now();
+  const res = await fetch(`${server.url}/api/boards/home/v2?num_docs=1000${before ? `&before=${encodeURIComponent(before)}` : ''}`, { headers: { token } });
+  const text = await res.text();
+  const t1 = performance.now();
+  const json = JSON.parse(text);
+  const t2 = performance.now();
+  BoardDocs.parse(json);
+  const t3 = performance.now();
+  before = json.results.next;
+  if (i % 10 === 0) console.log(i, res.status, `server ${(t1 - t0).toFixed(0)} ms, ${(text.length / 1e6).toFixed(2)} MB, JSON.parse ${(t2 - t1).toFixed(0)} ms, zod ${(t3 - t2).toFixed(0)} ms`);
+}
+await db.destroy(); await server.close();
