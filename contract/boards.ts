@@ -373,36 +373,6 @@ export const FEED_SORT_LABELS: Record<FeedSort, string> = {
  */
 export const feedEntryKey = (board: string, docId: string) => `${board}|${docId}`;
 
-/** A card's value under a company or category sort: trimmed, lower case; none sorts last. */
-export const feedSortText = (value: string | null | undefined): string =>
-  value?.trim().toLowerCase() || '\uffff';
-
-type SortableCard = Pick<ResultCard, 'doc_id' | 'unix' | 'company_name' | 'categories'>;
-
-/**
- * The order of each sort, shared by the server's pages and the worker's mirror. latest:
- * published time newest first, then document id descending; oldest: the exact reverse.
- * company_asc: company A to Z ignoring case, documents without a company after every company,
- * one company's documents newest first (then id ascending); company_desc: the exact reverse of
- * company_asc. category_asc and category_desc: the same by the document's first category.
- */
-export function compareFeedCards(sort: FeedSort): (a: SortableCard, b: SortableCard) => number {
-  const text = (card: SortableCard) =>
-    sort.startsWith('company') ? feedSortText(card.company_name) : feedSortText(card.categories[0]);
-  const byTime = (a: SortableCard, b: SortableCard) =>
-    a.unix - b.unix || (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0);
-  const ascending =
-    sort === 'oldest' || sort === 'latest'
-      ? byTime
-      : (a: SortableCard, b: SortableCard) => {
-          const [x, y] = [text(a), text(b)];
-          if (x !== y) return x < y ? -1 : 1;
-          return b.unix - a.unix || (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0);
-        };
-  const reversed = sort === 'latest' || sort.endsWith('_desc');
-  return reversed ? (a, b) => ascending(b, a) : ascending;
-}
-
 /**
  * GET /boards/{id}/v2 (id `home` or a feed id). Paging newest first by `start_from` (offset)
  * or by `before` (the `next` of the previous page, stable while documents arrive); or, with

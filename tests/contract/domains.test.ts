@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { compareFeedCards } from '../../contract/boards';
 import {
   ChangeEntity,
   DebugLogBody,
@@ -86,38 +85,6 @@ describe('shared rules', () => {
     expect(unreadDelta({ read: false }, undefined)).toBe(-1);
     expect(nextUnread(0, -1)).toBe(0);
     expect(nextUnread(3, -2)).toBe(1);
-  });
-});
-
-describe('feed sort orders', () => {
-  const card = (doc_id: string, unix: number, company: string | null, category?: string) => ({
-    doc_id,
-    unix,
-    company_name: company,
-    categories: category ? [category] : [],
-  });
-  const cards = [
-    card('a', 100, 'Zenith Ltd', 'Dividend'),
-    card('b', 300, null),
-    card('c', 200, 'acme corp', 'Annual Report'),
-    card('d', 400, 'Acme Corp', 'Dividend'),
-    card('e', 300, 'Borealis'),
-  ];
-  const order = (sort: Parameters<typeof compareFeedCards>[0]) =>
-    [...cards].sort(compareFeedCards(sort)).map((c) => c.doc_id);
-
-  it('latest is newest first (ties by id, descending); oldest the reverse', () => {
-    expect(order('latest')).toEqual(['d', 'e', 'b', 'c', 'a']);
-    expect(order('oldest')).toEqual(['a', 'c', 'b', 'e', 'd']);
-  });
-
-  it('company A to Z ignores case, lists one company newest first, and those without last', () => {
-    expect(order('company_asc')).toEqual(['d', 'c', 'e', 'a', 'b']);
-    expect(order('company_desc')).toEqual(['b', 'a', 'e', 'c', 'd']);
-  });
-
-  it('category sorts by the first category, those without last', () => {
-    expect(order('category_asc')).toEqual(['c', 'd', 'a', 'b', 'e']);
   });
 });
 
