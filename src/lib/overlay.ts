@@ -2,6 +2,7 @@
 import '../../contract/zod-jitless';
 import { z } from 'zod';
 import { OVERLAY_SHIFT_MAX_PERCENT, OVERLAY_SIZE_CAPS_PX } from '../../contract';
+import { FEED_BUILDER_PAGES } from '../../contract/boards';
 import { isTablet } from './breakpoints';
 import { normalizePath } from './path';
 
@@ -157,26 +158,12 @@ export function overlaySearch(type: string, params: Record<string, string> = {})
   >;
 }
 
-/** Pages of the custom-feed builder (002 §2). */
-export const CUSTOM_FEED_PAGES = [
-  'select-feed-type',
-  'feed-template-readonly',
-  'feed-template-customize',
-  'create-feed',
-  'edit-feed',
-  'select-ai-feed-type',
-  'create-ai-feed',
-  'edit-ai-feed',
-  'feed-suggestion',
-  'review-feed-suggestion',
-] as const;
-
 const required = z.string({ message: 'is required' }).trim().min(1, { message: 'is required' });
 const optional = z.string().optional();
 const typeIs = (type: string) => z.literal(type, { message: `must be "${type}"` });
 
 /** What each custom-feed page cannot open without. */
-const CUSTOM_FEED_NEEDS: Partial<Record<(typeof CUSTOM_FEED_PAGES)[number], string>> = {
+const CUSTOM_FEED_NEEDS: Partial<Record<(typeof FEED_BUILDER_PAGES)[number], string>> = {
   'feed-template-readonly': 'template-id',
   'feed-template-customize': 'template-id',
   'edit-feed': 'board-id',
@@ -215,7 +202,7 @@ function schemaFor(type: string, product: string): z.ZodType | null {
       return z
         .object({
           type: typeIs('custom-feed'),
-          page: z.enum(CUSTOM_FEED_PAGES, { message: 'is not a custom-feed page' }).optional(),
+          page: z.enum(FEED_BUILDER_PAGES, { message: 'is not a custom-feed page' }).optional(),
           'template-id': optional,
           'board-id': optional,
           'search-template': optional,
