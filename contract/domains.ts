@@ -5,6 +5,7 @@ import type { DomainContract } from './define';
 import { documents } from './documents';
 import { health } from './health';
 import { notifications } from './notifications';
+import { search } from './search';
 import { sources } from './sources';
 import { sync } from './sync';
 import { tabs } from './tabs';
@@ -27,6 +28,7 @@ export const domains = {
   documents,
   sources,
   boards,
+  search,
 } as const;
 
 type Domain = (typeof domains)[keyof typeof domains];
