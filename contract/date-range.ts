@@ -30,7 +30,10 @@ export const DayDate = z
   .regex(DDMMYYYY, { message: 'dates are DD-MM-YYYY' })
   .refine(
     (s) => {
-      const [, d, m, y] = DDMMYYYY.exec(s)!.map(Number);
+      // zod runs this even when the pattern failed (that issue is already reported).
+      const match = DDMMYYYY.exec(s);
+      if (!match) return true;
+      const [, d, m, y] = match.map(Number);
       const date = new Date(Date.UTC(y, m - 1, d));
       return date.getUTCDate() === d && date.getUTCMonth() === m - 1;
     },

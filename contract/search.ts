@@ -102,9 +102,11 @@ export type SearchFilter = z.infer<typeof SearchFilter>;
 
 /**
  * POST /search and /search/{source} (002 §7). `type: 'category'` with num_docs 0 answers the
- * category tabs with counts and the count only. A query may be empty: then every document of
- * the scope matches (newest first unless sorted otherwise). `board_id`/`channel_id` narrow the
- * scope to a feed or a group; `/search/{source}` to one source (its key).
+ * category tabs with counts and the count only; with num_docs > 0 it answers the page of results
+ * beside them (the worker asks a search's first page so: one request for rows and tabs). A
+ * query may be empty: then every document of the scope matches (newest first unless sorted
+ * otherwise). `board_id`/`channel_id` narrow the scope to a feed or a group; `/search/{source}`
+ * to one source (its key).
  */
 export const SearchBody = z
   .object({
@@ -173,7 +175,10 @@ export const SearchAnswer = z.object({
   /** false when `count` is an estimate (very common terms over very large scopes). */
   count_exact: z.boolean(),
   has_more: z.boolean(),
-  /** The feed tabs (hidden ones removed, exchanges split by market) with match counts. */
+  /**
+   * The feed tabs (hidden ones removed, exchanges split by market) with match counts, for
+   * `type: 'category'`; empty for `type: 'search'` (the tabs are their own call).
+   */
   category_tabs: z.array(CategoryTabInfo),
   query_params: z.object({
     q: z.string(),
@@ -276,6 +281,14 @@ export const searchKey = (p: SearchParams): string =>
         ]
       : null,
   ]);
+
+/**
+ * The mirror key of one result row in 'search_results': the search's key and the row's rank
+ * (0-based). 'changed' events on 'search_results' name these keys.
+ */
+export const searchRowId = (key: string, rank: number) => `${key}\u0000${rank}`;
+/** Whether a 'search_results' key (from a 'changed' event) is a row of the search `key`. */
+export const isSearchRowOf = (rowId: string, key: string) => rowId.startsWith(`${key}\u0000`);
 
 /** One mirrored result row, with the reader's read state. */
 export const SearchRow = SearchResult.extend({ read: z.boolean() });

@@ -4,6 +4,7 @@ import { documentsDomain } from './documents';
 import type { ServerDomain } from './domain';
 import { healthDomain } from './health';
 import { notificationsDomain } from './notifications';
+import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
 import { syncDomain } from './sync';
 import { telemetryDomain } from './telemetry';
@@ -26,4 +27,5 @@ export const serverDomains: readonly ServerDomain[] = [
   sourcesDomain,
   documentsDomain,
   boardsDomain,
+  searchDomain,
 ];

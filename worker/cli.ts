@@ -6,6 +6,7 @@ import { DEFAULT_PRODUCT } from '../contract/constants';
 import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
 import { CliUsageError, feed, FEED_USAGE, follow, sources } from './cli-feed';
+import { search, SEARCH_USAGE } from './cli-search';
 import { systemClock } from './deps';
 import { createHeadlessWorkspace, mirrorSpecs, nodeFetch } from './headless';
 import { openMirror, type MirrorDump } from './mirror';
@@ -28,6 +29,7 @@ const USAGE = `usage: npm run ws -- <command>
   window <offset> <count>     the rows the mirror holds from <offset> (as the list's window reads)
   read <id>...                mark notifications read
 ${FEED_USAGE}
+${SEARCH_USAGE}
   outbox                      mutations waiting to be sent
   drain                       send what the outbox holds now
   sync                        pull the change feed
@@ -65,8 +67,11 @@ async function loadState(factory: IDBFactory) {
   mirror.close();
 }
 
-/** Stores not kept between runs: a feed's mirror is refetched (and may be large). */
-const UNSAVED = ['feed_entries'];
+/**
+ * Stores not kept between runs: a feed's mirror is refetched (and may be large), and a search
+ * is asked of the server each run (a kept one would print what the server said last time).
+ */
+const UNSAVED = ['feed_entries', 'search_queries', 'search_results'];
 
 async function saveState(factory: IDBFactory) {
   const mirror = await openMirror(factory, dbName, mirrorSpecs());
@@ -206,6 +211,10 @@ async function run(args: string[]) {
         print(await feed(call, rest));
         // The backfill it started is not waited for (closing cancels it): a feed is not kept.
         waitIdle = false;
+        break;
+      case 'search':
+        await needSession();
+        print(await search(call, rest));
         break;
       case 'outbox':
         print(await call('outbox.list', {}));

@@ -15,10 +15,19 @@ const TAB_ICONS: Record<string, string> = {
 };
 
 /**
- * A feed's tabs with their counts (000 §3): the feed tabs of the contract, which leave out the
- * hidden categories (today, links, media) and split exchanges by market; NZ Exchange only when
- * it holds documents.
+ * Tabs with their counts (000 §3): the feed tabs of the contract, which leave out the hidden
+ * categories (today, links, media) and split exchanges by market; NZ Exchange only when it
+ * holds documents. Feeds and search (search/answer.ts) both answer tabs this way.
  */
+export const tabInfos = (counts: ReadonlyMap<string, number>): CategoryTabInfo[] =>
+  FEED_TABS.filter((t) => t.key !== 'nz_capital_markets' || counts.get(t.key)).map((t) => ({
+    key: t.key,
+    label: t.label,
+    data: counts.get(t.key) ?? 0,
+    icon: TAB_ICONS[t.key] ?? 'file',
+  }));
+
+/** A feed's tabs with their counts. */
 export async function categoryTabs(db: Db, feedId: string): Promise<CategoryTabInfo[]> {
   const rows = await db
     .selectFrom('feed_entries')
@@ -27,13 +36,7 @@ export async function categoryTabs(db: Db, feedId: string): Promise<CategoryTabI
     .where('removed', '=', 0)
     .groupBy('tab')
     .execute();
-  const counts = new Map(rows.map((r) => [r.tab, Number(r.n)]));
-  return FEED_TABS.filter((t) => t.key !== 'nz_capital_markets' || counts.get(t.key)).map((t) => ({
-    key: t.key,
-    label: t.label,
-    data: counts.get(t.key) ?? 0,
-    icon: TAB_ICONS[t.key] ?? 'file',
-  }));
+  return tabInfos(new Map(rows.map((r) => [r.tab, Number(r.n)])));
 }
 
 export async function boardMetadata(

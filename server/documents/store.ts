@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { feedTabOf, type CategoryTab, type Market } from '../../contract/documents';
 import type { Database, Db } from '../db/schema';
+import { engineFor } from '../search/engines';
 import { iso } from '../time';
 import { boardsReading, entryTargets } from './fan-out';
 import { FeedTouches, upsertEntries, type EntryRow } from './feed-entries';
@@ -183,6 +184,8 @@ export async function insertDocuments(
     );
     inserted.push(...chunk.filter((r) => ids.has(r.id)));
   }
+  // Searchable as soon as stored: the index is written in this same transaction.
+  await engineFor(db).index(db, inserted);
   await fanOut(db, source.id, inserted, opts.now);
   return { inserted: inserted.length, duplicates: items.length - inserted.length };
 }

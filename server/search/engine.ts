@@ -1,4 +1,4 @@
-import type { FeedTabKey, Market } from '../../contract/documents';
+import type { CategoryTab, FeedTabKey, Market } from '../../contract/documents';
 import type { SearchSort } from '../../contract/search';
 import type { Db } from '../db/schema';
 import type { KeywordExpr } from '../documents/keyword-query';
@@ -88,6 +88,15 @@ export type IndexedDocument = {
   seq: number;
   title: string;
   plain_text: string;
+  source_id: string;
+  unix: number;
+  owner_user_id: string | null;
+  category_tab: CategoryTab;
+  market: Market | null;
+  company_name: string | null;
+  category: string | null;
+  /** JSON array of strings, as stored. */
+  categories: string;
 };
 
 export interface SearchEngine {

@@ -8,7 +8,7 @@ import {
   overlayWidthFor,
   parseOverlay,
 } from '../lib/overlay';
-import { routeHasNav } from '../lib/routes';
+import { pathSegments, routeHasNav } from '../lib/routes';
 import { OverlayHost, useCloseOverlay } from '../overlay/overlay-host';
 import { useShell } from '../shell-context';
 import { AssistantButton } from './assistant-button';
@@ -32,6 +32,8 @@ export function AppLayout() {
   const hasNav = routeHasNav(location.pathname, product);
   // The feed's or source's own name heads its page (000 §2) once it is known.
   const entity = useEntityName(location.pathname);
+  // The search screens head themselves: their header follows the answer (a corrected query).
+  const ownHeading = pathSegments(location.pathname)[0] === 'search';
 
   const parsed = parseOverlay(location.search as Record<string, unknown>, product);
   // The assistant panel where it may not open (flag off, notebooks) is no overlay at all.
@@ -87,7 +89,7 @@ export function AppLayout() {
           }
         >
           <Breadcrumbs names={entity ? { [entity.segment]: entity.name } : undefined} />
-          <PageHeading entityName={entity?.name} />
+          {ownHeading ? null : <PageHeading entityName={entity?.name} />}
           <Outlet />
         </main>
       </div>

@@ -25,11 +25,17 @@ export function feedPatterns(product: string): string[] {
   ];
 }
 
+/** The search screens' routes: /search/{subCategory} is a tab or a source (features/search). */
+export const SEARCH_SUB_PATTERN = '/search/$subCategory';
+
 /** Routes with a screen of their own, left out of the placeholders. */
 function builtPatterns(product: string): Set<string> {
   const r = routesFor(product);
   return new Set([
     ...feedPatterns(product),
+    r.search.root,
+    r.search.full,
+    SEARCH_SUB_PATTERN,
     r.connect.rss,
     r.connect.website,
     r.connect.websiteFollowed,

@@ -18,7 +18,12 @@ import {
   PublicNotAvailablePage,
 } from '../screens/not-available-page';
 import type { ShellServices } from '../shell-context';
-import { PREVIEW_PATTERN, feedPatterns, placeholderPatterns } from './route-patterns';
+import {
+  PREVIEW_PATTERN,
+  SEARCH_SUB_PATTERN,
+  feedPatterns,
+  placeholderPatterns,
+} from './route-patterns';
 import { ResetPasswordSearch, stringifySearch, validateAppSearch } from './search';
 
 export type RouterContext = ShellServices;
@@ -38,6 +43,8 @@ export type LazyScreens = {
   connectWebsite: Screen;
   feedSettings: Screen;
   preview: Screen;
+  search: Screen;
+  searchFull: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -192,6 +199,14 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: PREVIEW_PATTERN,
       component: screens.preview,
+    }),
+    ...[r.search.root, SEARCH_SUB_PATTERN].map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: screens.search }),
+    ),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.search.full,
+      component: screens.searchFull,
     }),
     ...placeholderPatterns(product).map((path) =>
       createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),

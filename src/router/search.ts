@@ -1,6 +1,7 @@
 // Before any schema here: zod must be jitless under the app's CSP (contract/zod-jitless.ts).
 import '../../contract/zod-jitless';
 import { z } from 'zod';
+import { MAX_QUERY_CHARS } from '../../contract/search';
 
 /**
  * Search params stay plain strings in the URL (`?overlay-report-id=42`, not JSON): the router's
@@ -50,7 +51,8 @@ export const AppSearch = z.looseObject({
   comment_id: text,
   comments: flag,
   redirect: text,
-  q: text,
+  // A search query may be as long as the search contract reads (longer is cut there).
+  q: z.string().trim().max(MAX_QUERY_CHARS).optional().catch(undefined),
 });
 export type AppSearch = z.infer<typeof AppSearch>;
 

@@ -32,5 +32,9 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
       import('../features/sources/feed-settings-page').then((m) => m.FeedSettingsPage),
     ),
     preview: lazyPage(() => import('../features/feed/preview-page').then((m) => m.PreviewPage)),
+    search: lazyPage(() => import('../features/search/search-page').then((m) => m.SearchPage)),
+    searchFull: lazyPage(() =>
+      import('../features/search/search-full-page').then((m) => m.SearchFullPage),
+    ),
   };
 }

@@ -27,6 +27,7 @@ describe('domains', () => {
       'documents',
       'sources',
       'boards',
+      'search',
     ]);
     expect(endpoints.markNotificationsRead.path).toBe('/notifications/read');
     expect(endpoints.health.path).toBe('/health');
@@ -52,6 +53,8 @@ describe('domains', () => {
       'feed_entries',
       'notifications',
       'read_status',
+      'search_queries',
+      'search_results',
       'sources',
     ]);
   });

@@ -23,6 +23,7 @@ describe('migrations from every domain', () => {
       '0005-auth-attempt-pending',
       '0006-notifications-unread',
       ...ISSUE_6_MIGRATIONS,
+      '0011-search',
     ]);
   });
 
@@ -62,6 +63,7 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0005-auth-attempt-pending',
       '0006-notifications-unread',
       ...ISSUE_6_MIGRATIONS,
+      '0011-search',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

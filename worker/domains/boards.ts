@@ -1,12 +1,13 @@
 import { boards, HOME_BOARD, type Board } from '../../contract/boards';
 import type { Variant } from '../../contract/tabs';
-import type { PatchItem } from '../mirror';
+import type { Mirror, PatchItem } from '../mirror';
 import { sessionChanged } from '../reads';
 import { defineWorkerDomain } from '../registry';
 import { FEED_ENTRIES_SPEC, type Ctx, type S } from './feed-store';
 import { currentOwner, onBoardVersion, onFeedChange, resetFeed } from './feed-sync';
 import { feedTabs, readFeedWindow, refreshFeed } from './feed-window';
 import { freshRead, ownKey } from './fresh';
+import { markSearchesStale } from './search-store';
 
 const BOARDS = 'boards' satisfies S;
 /** Every feed's id (disabled ones too), in the server's order, and when it was fetched. */
@@ -200,6 +201,8 @@ export const boardsDomain = defineWorkerDomain(boards, {
       if (change.op !== 'upsert') return;
       const { board_id, seq } = change.data;
       tx.after((ctx) => onFeedChange(ctx, feedId(board_id), seq));
+      // New documents in a feed: mirrored searches may miss them (revalidated when next read).
+      tx.after(async (ctx) => markSearchesStale((await ctx.mirror) as Mirror<string>));
     },
   },
 });

@@ -13,6 +13,7 @@ import {
   readWrites,
   type S,
 } from './read-state';
+import { searchRowsOfDocs } from './search-store';
 
 const DOCS = 'documents' satisfies S;
 /** More changed deeplinks than this: the feeds are told to re-read whole (no index walk). */
@@ -22,7 +23,7 @@ const FEED_KEYS_LOOKUP_MAX = 200;
  * Documents: the whole document a preview shows (kept once fetched: a document does not
  * change) and the user's read state (read-state.ts). Marking read or unread is optimistic
  * through the outbox: the mirror changes at once, every tab hears of it (the read-state store
- * and the feed rows showing those documents), and a refusal puts it back.
+ * and the feed and search rows showing those documents), and a refusal puts it back.
  */
 export const documentsDomain = defineWorkerDomain(documents, {
   stores: {
@@ -87,6 +88,11 @@ export const documentsDomain = defineWorkerDomain(documents, {
         deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
           ? null
           : await feedKeysOfDocs((await mirror) as Mirror<string>, deeplinks);
+      const found =
+        deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
+          ? null
+          : await searchRowsOfDocs((await mirror) as Mirror<string>, deeplinks);
+      if (found?.length !== 0) emit({ type: 'changed', store: 'search_results', keys: found });
       if (rows?.length === 0) return;
       emit({ type: 'changed', store: 'feed_entries', keys: rows });
     },

@@ -2,6 +2,7 @@ import type { WorkerDomain } from '../registry';
 import { boardsDomain } from './boards';
 import { documentsDomain } from './documents';
 import { notificationsDomain } from './notifications';
+import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
 import { telemetryDomain } from './telemetry';
 import { userDomain } from './user';
@@ -17,4 +18,5 @@ export const productDomains: readonly WorkerDomain[] = [
   documentsDomain,
   sourcesDomain,
   boardsDomain,
+  searchDomain,
 ];

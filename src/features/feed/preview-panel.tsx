@@ -7,6 +7,7 @@ import { userMessage } from '../../lib/user-message';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
+import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search/mark-text';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
 import { sanitizeDocumentHtml } from './sanitize-html';
@@ -15,11 +16,21 @@ import { sanitizeDocumentHtml } from './sanitize-html';
  * The preview overlay's contents (overlay-type=preview, 000 §2): the document from doc.get (the
  * mirror when it holds it, else the server), its HTML sanitised again in the page, its typed
  * fields and categories, "Open original" for an http(s) address only, and mark read/unread.
+ * Opened from a search, it marks what matched: the result's spans when given (`highlight`),
+ * else the words of the search term (`searchTerm`, as the /document viewer takes it).
  */
-export function PreviewPanel(props: { params: Record<string, string> }) {
+export function PreviewPanel(props: {
+  params: Record<string, string>;
+  highlight?: PreviewHighlight;
+}) {
   useSignals();
   const { client, state } = useShell();
-  const { source, deeplink } = props.params;
+  const { source, deeplink, searchTerm } = props.params;
+  const termOnly = useMemo(
+    () => (searchTerm?.trim() ? { spans: null, term: searchTerm } : undefined),
+    [searchTerm],
+  );
+  const highlight = props.highlight ?? termOnly;
   const [doc, setDoc] = useState<DocumentDetail | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [round, setRound] = useState(0);
@@ -89,19 +100,35 @@ export function PreviewPanel(props: { params: Record<string, string> }) {
   return (
     <PreviewDocument
       doc={doc}
+      highlight={highlight}
       onToggleRead={state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined}
     />
   );
 }
 
-function PreviewDocument(props: { doc: DocumentDetail; onToggleRead?: () => void }) {
-  const { doc } = props;
+function PreviewDocument(props: {
+  doc: DocumentDetail;
+  highlight?: PreviewHighlight;
+  onToggleRead?: () => void;
+}) {
+  const { doc, highlight } = props;
   const titleId = useId();
   const mobile = isMobile(useViewportWidth());
   const original = originalLink(doc.link);
   const fields = cardFields(doc);
-  const html = useMemo(() => sanitizeDocumentHtml(doc.content), [doc.content]);
+  const sanitized = useMemo(() => sanitizeDocumentHtml(doc.content), [doc.content]);
+  // Marks go into markup React does not manage: plain text becomes escaped paragraphs then.
+  const html = sanitized.trim() || !highlight ? sanitized : plainTextHtml(doc.body);
   const body = useRef<HTMLDivElement>(null);
+
+  // What the search matched, marked, and the first match scrolled into view.
+  useEffect(() => {
+    const element = body.current;
+    if (!element || !highlight) return undefined;
+    const marks = markMatches(element, doc.body, highlight);
+    marks[0]?.scrollIntoView?.({ block: 'center' });
+    return () => clearMarks(element);
+  }, [html, doc.body, highlight]);
 
   // Images that fail to load are hidden (002 §5); 'error' does not bubble, so listen capturing.
   useEffect(() => {

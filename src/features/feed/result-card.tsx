@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { OpOutput } from '../../../contract/worker-api';
 import { formatPublished } from '../../lib/format';
 import { withoutOverlayParams } from '../../lib/overlay';
@@ -17,6 +17,12 @@ import { PillTags } from './pill-tags';
 
 /** One row of a feed window: a result card with its read state. */
 export type FeedRow = OpOutput<'feed.window'>['rows'][number];
+
+/** Where a card's title leads: a route and its query (or a change to the current query). */
+export type CardLink = {
+  to: string;
+  search: Record<string, string> | ((prev: Record<string, unknown>) => Record<string, unknown>);
+};
 
 /** Every card is this tall (px), gap included: the virtual list places rows without measuring. */
 export const CARD_HEIGHT_DESKTOP = 200;
@@ -37,6 +43,12 @@ export function ResultCardView(props: {
   now: Date;
   /** Absent when the user may not mark documents read (doc_mark_as_read off). */
   onToggleRead?: (card: FeedRow) => void;
+  /** Where the title leads instead of the preview (search: the preview with the term). */
+  open?: CardLink;
+  /** Shown instead of the card's opening text (search: the highlighted snippets). */
+  text?: ReactNode;
+  /** The card whose document is shown beside the list (the full search page). */
+  current?: boolean;
 }) {
   const { card, mobile } = props;
   const { product } = useShell();
@@ -46,11 +58,18 @@ export function ResultCardView(props: {
   const fields = cardFields(card);
   const published = new Date(card.unix * 1000);
   const title = card.title.trim() || card.label;
+  const link: CardLink = props.open ?? {
+    to: props.fullScreen ? routesFor(product).preview(card.source, card.deeplink) : '.',
+    search: props.fullScreen
+      ? fullPreviewSearch(card, props.board)
+      : (prev) => ({ ...withoutOverlayParams(prev), ...previewSearch(card, props.board) }),
+  };
 
   return (
     <article
-      className={card.read ? 'result-card' : 'result-card unread'}
+      className={`result-card${card.read ? '' : ' unread'}${props.current ? ' current' : ''}`}
       aria-labelledby={titleId}
+      aria-current={props.current || undefined}
       data-deeplink={card.deeplink}
     >
       {thumbnail && !thumbFailed ? (
@@ -74,24 +93,9 @@ export function ResultCardView(props: {
           </time>
         </p>
         <h3 className="card-title" id={titleId}>
-          {props.fullScreen ? (
-            <Link
-              to={routesFor(product).preview(card.source, card.deeplink)}
-              search={fullPreviewSearch(card, props.board)}
-            >
-              {title}
-            </Link>
-          ) : (
-            <Link
-              to="."
-              search={(prev: Record<string, unknown>) => ({
-                ...withoutOverlayParams(prev),
-                ...previewSearch(card, props.board),
-              })}
-            >
-              {title}
-            </Link>
-          )}
+          <Link to={link.to} search={link.search}>
+            {title}
+          </Link>
         </h3>
         {fields.length > 0 ? (
           <dl className="card-fields">
@@ -104,7 +108,7 @@ export function ResultCardView(props: {
           </dl>
         ) : null}
         <p className="card-text" data-lines={textLines(mobile)}>
-          {cardText(card)}
+          {props.text ?? cardText(card)}
         </p>
         <PillTags tags={card.categories} mobile={mobile} />
       </div>

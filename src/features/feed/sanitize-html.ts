@@ -47,3 +47,12 @@ export function sanitizeDocumentHtml(html: string): string {
   purifier ??= createPurifier();
   return purifier.sanitize(html, CONFIG);
 }
+
+/** Search highlights (contract/search.ts): text with `<em>` marks and nothing else. */
+const HIGHLIGHT_CONFIG = { ALLOWED_TAGS: ['em'], ALLOWED_ATTR: [], ALLOW_DATA_ATTR: false };
+
+/** A search highlight made safe: every tag but `<em>` removed (its text kept), no attributes. */
+export function sanitizeHighlightHtml(html: string): string {
+  purifier ??= createPurifier();
+  return purifier.sanitize(html, HIGHLIGHT_CONFIG);
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../db/schema';
+import type { EngineFilter, SearchExpr, SearchScope } from './engine';
+import type { Matcher } from './matcher';
+import { planOf } from './planner';
+import { windowOf, windowScale } from './windows';
+import { checkCandidates, type Candidate } from './scope-sql';
+
+/**
+ * Top values of a facet (tags, companies) over a search's answers: counted over every answer
+ * when there are at most FACET_EXACT, else over the newest window holding about FACET_SAMPLE
+ * matches and scaled to the whole index (an estimate, like the planner's counts). Names group
+ * without case; the first spelling met is the one shown.
+ */
+
+const FACET_EXACT = 20_000;
+const FACET_SAMPLE = 5000;
+const TAG_CHUNK = 500;
+
+type FacetQuery = EngineFilter & { expr: SearchExpr | null; scope: SearchScope };
+
+async function answers(
+  db: Db,
+  q: FacetQuery,
+  matcher: Matcher,
+): Promise<{ rows: Candidate[]; scale: number }> {
+  const plan = await planOf(db, q);
+  if (!plan) return { rows: [], scale: 1 };
+  if (plan.most <= FACET_EXACT) {
+    return {
+      rows: await checkCandidates(db, await matcher.range(null, null), q.scope, q),
+      scale: 1,
+    };
+  }
+  const { span, width } = await windowOf(db, plan.share.mid, plan.total, FACET_SAMPLE);
+  const lo = span.max - width + 1;
+  const rows = await checkCandidates(db, await matcher.range(lo, null), q.scope, q);
+  const scale = lo <= span.min ? 1 : windowScale(span, lo);
+  return { rows, scale };
+}
+
+export async function facetOf(
+  db: Db,
+  q: FacetQuery,
+  facet: 'tags' | 'companies',
+  limit: number,
+  matcherOf: (db: Db, expr: SearchExpr | null, scope: SearchScope) => Matcher,
+): Promise<Array<{ key: string; count: number }>> {
+  const { rows: all, scale } = await answers(db, q, matcherOf(db, q.expr, q.scope));
+  const rows = all.filter((r) => q.tab === null || r.tab === q.tab);
+  const groups = new Map<string, { key: string; count: number }>();
+  const add = (name: string | null) => {
+    const key = name?.trim();
+    if (!key) return;
+    const g = groups.get(key.toLowerCase());
+    if (g) g.count++;
+    else groups.set(key.toLowerCase(), { key, count: 1 });
+  };
+  if (facet === 'companies') {
+    for (const r of rows) add(r.company);
+  } else {
+    const seqs = rows.map((r) => r.seq);
+    for (let i = 0; i < seqs.length; i += TAG_CHUNK) {
+      const tags = await db
+        .selectFrom('search_tags')
+        .select('tag')
+        .where('seq', 'in', seqs.slice(i, i + TAG_CHUNK))
+        .execute();
+      for (const t of tags) add(t.tag);
+    }
+  }
+  return [...groups.values()]
+    .map((g) => ({ key: g.key, count: Math.max(1, Math.round(g.count * scale)) }))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, Math.max(0, limit));
+}

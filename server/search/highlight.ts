@@ -1,0 +1,206 @@
+import type { TextSpan } from '../../contract/search';
+import type { KeywordExpr } from '../documents/keyword-query';
+import { fold } from './query';
+
+/**
+ * Highlights of a search result, computed here for both engines alike: the query's words and
+ * phrases are found in the document's full plain text with the tokeniser the index uses (runs
+ * of letters and digits, lower-cased, diacritics folded), so what is marked is what matched.
+ * Snippets are HTML whose only markup is `<em>`: every other character of the document is
+ * escaped. Spans are UTF-16 offsets into the plain text (DocumentDetail.body), as the preview
+ * reads it.
+ */
+
+/** A query term as matched: one set of accepted forms per word, in order (a phrase: several). */
+export type MatchTerm = ReadonlyArray<ReadonlySet<string>>;
+
+export type Highlight = {
+  highlights: string[];
+  highlight_indexes: TextSpan[];
+  passage: TextSpan | null;
+};
+
+/** Snippets per result, their length, and how much of a snippet comes before its first match. */
+export const MAX_SNIPPETS = 3;
+export const SNIPPET_CHARS = 200;
+const LEAD_CHARS = 60;
+/** Match spans returned per result (the preview marks these). */
+export const MAX_SPANS = 200;
+
+/** A word as the index holds it: accents folded as the engines fold them, lower case. */
+export const foldWord = (word: string): string => fold(word).toLowerCase();
+
+/**
+ * The terms a document is highlighted for: every word or phrase of the query that is not
+ * negated, with the forms the engines also match (`expand`: query.ts wordForms).
+ */
+export function matchTerms(
+  expr: KeywordExpr | null,
+  expand: (word: string) => readonly string[],
+): MatchTerm[] {
+  const out: MatchTerm[] = [];
+  const seen = new Set<string>();
+  // Iterative: a parsed query is bounded in depth, but this stays cheap on any shape.
+  const stack: KeywordExpr[] = expr ? [expr] : [];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.type === 'term') {
+      const key = e.words.join(' ');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // As the engines match (query.ts phraseForms): a phrase inflects its last word only.
+      const last = e.words.length - 1;
+      out.push(e.words.map(foldWord).map((w, i) => new Set(i === last ? [w, ...expand(w)] : [w])));
+    } else if (e.type === 'and' || e.type === 'or') {
+      for (let i = e.items.length - 1; i >= 0; i--) stack.push(e.items[i]);
+    }
+    // 'not': what the document must lack is never marked.
+  }
+  return out;
+}
+
+type Token = { word: string; start: number; end: number };
+
+const tokensOf = (text: string): Token[] =>
+  Array.from(text.matchAll(/[\p{L}\p{N}]+/gu), (m) => ({
+    word: foldWord(m[0]),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+
+type Match = TextSpan & { term: number };
+
+/** Every match of the terms in the text, in text order, overlaps dropped, at most MAX_SPANS. */
+function findMatches(text: string, terms: MatchTerm[]): Match[] {
+  // Terms by the forms of their first word, so each token is checked only against terms that
+  // can start with it (a long query must not cost tokens x terms).
+  const byFirst = new Map<string, number[]>();
+  terms.forEach((term, i) => {
+    for (const form of term[0] ?? []) {
+      const list = byFirst.get(form);
+      if (list) list.push(i);
+      else byFirst.set(form, [i]);
+    }
+  });
+  const tokens = tokensOf(text);
+  const out: Match[] = [];
+  let covered = 0;
+  for (let i = 0; i < tokens.length && out.length < MAX_SPANS; i++) {
+    const candidates = byFirst.get(tokens[i].word);
+    if (!candidates || tokens[i].start < covered) continue;
+    let best: Match | null = null;
+    for (const t of candidates) {
+      const term = terms[t];
+      if (i + term.length > tokens.length) continue;
+      let ok = true;
+      for (let k = 1; k < term.length && ok; k++) ok = term[k].has(tokens[i + k].word);
+      const end = tokens[i + term.length - 1].end;
+      // The longest match wins where terms start at one word ("rate" and "rate cut").
+      if (ok && (!best || end > best.end)) best = { start: tokens[i].start, end, term: t };
+    }
+    if (best) {
+      out.push(best);
+      covered = best.end;
+    }
+  }
+  return out;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+/** Escaped for HTML, runs of white space (line breaks too) as one space. */
+const escapeText = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(/\s+/g, ' ');
+
+const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** `at` moved back to the start of the word it falls in (never before 0). */
+const wordStart = (text: string, at: number) => {
+  let i = Math.max(0, at);
+  while (i > 0 && isWordChar(text[i - 1]) && isWordChar(text[i])) i--;
+  return i;
+};
+/** `at` moved on to the end of the word it falls in (never past the text). */
+const wordEnd = (text: string, at: number) => {
+  let i = Math.min(text.length, at);
+  while (i < text.length && isWordChar(text[i - 1]) && isWordChar(text[i])) i++;
+  return i;
+};
+
+type Window = { start: number; end: number; first: number; last: number; score: number };
+
+/** The window a snippet shows when it opens at match `i`: as many matches as fit. */
+function windowAt(text: string, matches: Match[], i: number): Window {
+  const start = wordStart(text, matches[i].start - LEAD_CHARS);
+  let end = Math.max(matches[i].end, start + SNIPPET_CHARS);
+  let last = i;
+  while (last + 1 < matches.length && matches[last + 1].start < end) last++;
+  end = wordEnd(text, Math.max(end, matches[last].end));
+  const terms = new Set<number>();
+  for (let k = i; k <= last; k++) terms.add(matches[k].term);
+  // Distinct terms first (a snippet showing each part of the query), then how many matches.
+  return { start, end, first: i, last, score: terms.size * 1000 + (last - i + 1) };
+}
+
+function snippetHtml(text: string, w: Window, matches: Match[]): string {
+  let html = w.start > 0 ? '…' : '';
+  let at = w.start;
+  for (let k = w.first; k <= w.last; k++) {
+    const m = matches[k];
+    html += `${escapeText(text.slice(at, m.start))}<em>${escapeText(text.slice(m.start, m.end))}</em>`;
+    at = m.end;
+  }
+  html += escapeText(text.slice(at, w.end));
+  return (w.end < text.length ? `${html}…` : html).trim();
+}
+
+/** The best snippets (at most MAX_SNIPPETS, not overlapping), in text order. */
+function snippets(text: string, matches: Match[]): string[] {
+  const windows = matches
+    .map((_, i) => windowAt(text, matches, i))
+    .sort((a, b) => b.score - a.score || a.start - b.start);
+  const chosen: Window[] = [];
+  for (const w of windows) {
+    if (chosen.length === MAX_SNIPPETS) break;
+    if (chosen.every((c) => w.end <= c.start || w.start >= c.end)) chosen.push(w);
+  }
+  return chosen.sort((a, b) => a.start - b.start).map((w) => snippetHtml(text, w, matches));
+}
+
+/** The passage holding the most distinct terms, then the most matches; the first on a tie. */
+function bestPassage(passages: readonly TextSpan[], matches: Match[]): TextSpan | null {
+  let best: TextSpan | null = passages[0] ?? null;
+  let bestScore = 0;
+  for (const p of passages) {
+    const inside = matches.filter((m) => m.start >= p.start && m.end <= p.end);
+    const score = new Set(inside.map((m) => m.term)).size * 1000 + inside.length;
+    if (score > bestScore) {
+      best = p;
+      bestScore = score;
+    }
+  }
+  return best ? { start: best.start, end: best.end } : null;
+}
+
+/**
+ * A result's highlights: snippets around the matches, every match's span (at most MAX_SPANS),
+ * and the best of the document's passages (null without terms). A document that matched
+ * only by its title has no marked snippets; its passage is its first.
+ */
+export function highlightText(
+  text: string,
+  terms: MatchTerm[],
+  passages: readonly TextSpan[],
+): Highlight {
+  if (terms.length === 0) return { highlights: [], highlight_indexes: [], passage: null };
+  const matches = findMatches(text, terms);
+  return {
+    highlights: snippets(text, matches),
+    highlight_indexes: matches.map((m) => ({ start: m.start, end: m.end })),
+    passage: bestPassage(passages, matches),
+  };
+}

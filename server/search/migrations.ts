@@ -1,0 +1,124 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { Db } from '../db/schema';
+import { isSqlite } from './dialect';
+import { reindexAll } from './engines';
+
+/**
+ * The search engine's schema (issue 7), one migration per dialect:
+ *
+ * - SQLite: contentless FTS5 tables (the text lives once, in documents.plain_text) for
+ *   documents (rowid = documents.seq; columns title, body and `facets`, synthetic tokens that
+ *   scope a match: sqlite.ts) and for passages (rowid = passage id, the same facets); a
+ *   trigger takes a deleted document (a source deleted, its documents cascading) out of both.
+ * - PostgreSQL: tsvector columns with GIN indexes, written from the same words as SQLite's
+ *   (postgres.ts), on the engine's per-document table and on passages.
+ * - Both: `search_meta` (what scoping, filters and sorts read per candidate), `search_tags`,
+ *   `document_passages` and `search_terms` (documents per word and the counters the planner
+ *   estimates with), deleted with their document by foreign keys. Documents stored before this
+ *   migration are indexed by it.
+ */
+
+const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
+
+const sqliteUp = async (db: Kysely<unknown>) => {
+  const statements = [
+    `CREATE VIRTUAL TABLE search_docs USING fts5(title, body, facets,
+      content = '', contentless_delete = 1, ${TOKENIZE})`,
+    `CREATE VIRTUAL TABLE search_passages USING fts5(body, facets,
+      content = '', contentless_delete = 1, ${TOKENIZE})`,
+    `CREATE TABLE search_meta (
+      seq INTEGER PRIMARY KEY,
+      document_id TEXT NOT NULL UNIQUE REFERENCES documents(id) ON DELETE CASCADE,
+      unix INTEGER NOT NULL, source_id TEXT NOT NULL, owner_user_id TEXT, source_owner TEXT,
+      public INTEGER NOT NULL, tab TEXT NOT NULL, market TEXT, size INTEGER NOT NULL,
+      company TEXT, category TEXT)`,
+    `CREATE INDEX search_meta_unix ON search_meta (unix, seq)`,
+    `CREATE INDEX search_meta_source ON search_meta (source_id, unix, seq)`,
+    `CREATE INDEX search_meta_owner ON search_meta (owner_user_id, unix, seq)
+      WHERE owner_user_id IS NOT NULL`,
+    `CREATE TABLE search_tags (
+      seq INTEGER NOT NULL REFERENCES search_meta(seq) ON DELETE CASCADE,
+      tag TEXT NOT NULL, PRIMARY KEY (seq, tag)) WITHOUT ROWID`,
+    // A document's passages are the id range of its seq (id = seq * 1024 + ordinal): that range
+    // is the index by document; a second index on document_id would cost every insert a random
+    // write, for nothing the range cannot do.
+    `CREATE TABLE document_passages (
+      id INTEGER PRIMARY KEY, document_id TEXT NOT NULL,
+      ordinal INTEGER NOT NULL, span_start INTEGER NOT NULL, span_end INTEGER NOT NULL)`,
+    `CREATE TABLE search_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID`,
+    // The FTS rows and passages have no foreign key to follow: the trigger removes them with
+    // the document. FTS5 deletes a rowid range by scanning the table, so passages go by id.
+    `CREATE TRIGGER search_unindex BEFORE DELETE ON documents BEGIN
+      DELETE FROM search_docs WHERE rowid = old.seq;
+      DELETE FROM search_passages WHERE rowid IN (SELECT id FROM document_passages
+        WHERE id BETWEEN old.seq * 1024 AND old.seq * 1024 + 1023);
+      DELETE FROM document_passages WHERE id BETWEEN old.seq * 1024 AND old.seq * 1024 + 1023;
+    END`,
+    `CREATE TRIGGER search_meta_counts AFTER DELETE ON search_meta BEGIN
+      UPDATE search_terms SET docs = docs - 1 WHERE term IN ('', ':src:' || old.source_id,
+        ':own:' || old.owner_user_id, CASE WHEN old.public = 1 THEN ':pub' END);
+    END`,
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+};
+
+const postgresUp = async (db: Kysely<unknown>) => {
+  const statements = [
+    `CREATE TABLE search_meta (
+      seq integer PRIMARY KEY,
+      document_id text NOT NULL UNIQUE REFERENCES documents(id) ON DELETE CASCADE,
+      unix integer NOT NULL, source_id text NOT NULL, owner_user_id text, source_owner text,
+      public integer NOT NULL, tab text NOT NULL, market text, size integer NOT NULL,
+      company text, category text, tsv tsvector NOT NULL)`,
+    `CREATE INDEX search_meta_tsv ON search_meta USING gin (tsv)`,
+    `CREATE INDEX search_meta_unix ON search_meta (unix, seq)`,
+    `CREATE INDEX search_meta_source ON search_meta (source_id, unix, seq)`,
+    `CREATE INDEX search_meta_owner ON search_meta (owner_user_id, unix, seq)
+      WHERE owner_user_id IS NOT NULL`,
+    `CREATE TABLE search_tags (
+      seq integer NOT NULL REFERENCES search_meta(seq) ON DELETE CASCADE,
+      tag text NOT NULL, PRIMARY KEY (seq, tag))`,
+    `CREATE TABLE document_passages (
+      id bigint PRIMARY KEY,
+      document_id text NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+      ordinal integer NOT NULL, span_start integer NOT NULL, span_end integer NOT NULL,
+      tsv tsvector NOT NULL)`,
+    `CREATE INDEX document_passages_document ON document_passages (document_id, ordinal)`,
+    `CREATE INDEX document_passages_tsv ON document_passages USING gin (tsv)`,
+    // Byte order: similarTerms reads a first letter's words as a range of keys.
+    `CREATE TABLE search_terms (term text COLLATE "C" PRIMARY KEY, docs integer NOT NULL)`,
+    `CREATE FUNCTION search_meta_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE search_terms SET docs = docs - 1 WHERE term IN ('', ':src:' || old.source_id,
+        ':own:' || old.owner_user_id, CASE WHEN old.public = 1 THEN ':pub' END);
+      RETURN old;
+    END $$`,
+    `CREATE TRIGGER search_meta_counts AFTER DELETE ON search_meta
+      FOR EACH ROW EXECUTE FUNCTION search_meta_counts()`,
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+};
+
+export const searchMigrations: Record<string, Migration> = {
+  '0011-search': {
+    up: async (db: Kysely<unknown>) => {
+      await (isSqlite(db) ? sqliteUp(db) : postgresUp(db));
+      // The migrator's handle has no schema type; the index reads and writes documents.
+      await reindexAll(db as unknown as Db);
+    },
+    down: async (db: Kysely<unknown>) => {
+      const sqlite = isSqlite(db);
+      const drops = sqlite
+        ? ['TRIGGER IF EXISTS search_unindex', 'TABLE IF EXISTS search_docs']
+        : ['FUNCTION IF EXISTS search_meta_counts() CASCADE'];
+      drops.push(
+        'TABLE IF EXISTS search_tags',
+        'TABLE IF EXISTS search_meta',
+        'TABLE IF EXISTS document_passages',
+        'TABLE IF EXISTS search_terms',
+      );
+      if (sqlite) drops.push('TABLE IF EXISTS search_passages');
+      for (const what of drops) await sql.raw(`DROP ${what}`).execute(db);
+    },
+  },
+};

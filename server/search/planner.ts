@@ -1,0 +1,165 @@
+import type { SearchSort } from '../../contract/search';
+import type { Db } from '../db/schema';
+import { countRows, emptyAnswer, inTab, page, type Counted } from './answer-rows';
+import type { EngineAnswer, EngineQuery, SearchExpr, SearchScope } from './engine';
+import { COUNTER_ALL, COUNTER_PUBLIC, counterOfOwner, counterOfSource } from './indexing';
+import type { Matcher } from './matcher';
+import { exprWords, shareBounds, type Share } from './query';
+import { rankedPrefix, windowSearch } from './ranking';
+import { checkCandidates, isEmptyScope } from './scope-sql';
+import { compareBy } from './sorts';
+import { countsOf } from './vocabulary';
+import { walkBySeq, walkByTime } from './walks';
+import { windowOf, windowScale } from './windows';
+
+/**
+ * How a search is answered, the same on both engines, by how many documents its words can
+ * match (at most `most`, from the vocabulary's counts: query.ts `shareBounds`). Checking a
+ * match against the scope costs a lookup (about 1 µs on SQLite, 4 µs through a feed's
+ * entries), so the plan keeps those lookups near the page's size:
+ *
+ * - Few possible matches (`exactMax` lookups' worth): every match is checked; counts, tab
+ *   counts and every order are exact.
+ * - Relevance: the index ranks the matches and only the best are checked (ranking.ts).
+ * - Newest or oldest first: the scope is walked in that order and matched chunk by chunk until
+ *   the page is full; "updated" walks the matches in seq order and checks them (walks.ts).
+ *   Counts come from the newest window holding about `sample` matches: the answers there per
+ *   document indexed there, times the documents indexed (`exact: false`), unless the walk saw
+ *   the whole scope.
+ * - Size, company and category sorts check every match (exact; slower for common words).
+ * - No words: every document of the scope, newest first.
+ */
+
+/**
+ * The planner's thresholds: `exactMax` is what an exact answer may cost (in the units below,
+ * about microseconds on SQLite), `rankAll` the most matches ranked all together, `sample` the
+ * matches a window for estimated counts holds. The acceptance suites set them to zero to walk
+ * and sample a small corpus the way a large one is.
+ */
+export const plannerTuning = { exactMax: 5000, rankAll: 20_000, sample: 500 };
+
+/**
+ * What a step costs per document (measured on SQLite, 1M documents): checking a candidate
+ * against the scope (a feed part looks up the feed's entries), reading the scope in time
+ * order, ranking a match in the index, reading a match from the index.
+ */
+const costs = (scope: SearchScope) => {
+  const feeds = scope.feeds.length > 0;
+  return { check: feeds ? 4 : 1.2, walk: feeds ? 3 : 0.6, rank: 1.4, read: 0.3 };
+};
+
+export type Plan = {
+  /** Documents indexed. */
+  total: number;
+  share: Share;
+  /** At most this many documents are in the scope. */
+  scopeMax: number;
+  /** At most this many answers (before filters). */
+  most: number;
+};
+
+const scopeCounterKeys = (s: SearchScope) => [
+  ...s.sourceIds.map(counterOfSource),
+  ...(s.ownedBy ? [counterOfOwner(s.ownedBy)] : []),
+  ...(s.publicCorpus ? [COUNTER_PUBLIC] : []),
+];
+
+/** What the planner decides by, or null when nothing can match. */
+export async function planOf(db: Db, q: Pick<EngineQuery, 'expr' | 'scope'>): Promise<Plan | null> {
+  if (isEmptyScope(q.scope)) return null;
+  const keys = [...exprWords(q.expr), COUNTER_ALL, COUNTER_PUBLIC, ...scopeCounterKeys(q.scope)];
+  const counts = await countsOf(db, keys);
+  const total = counts.get(COUNTER_ALL) ?? 0;
+  if (total === 0) return null;
+  // Words are counted over the public corpus (vocabulary.ts): shares are of it.
+  const counted = counts.get(COUNTER_PUBLIC) ?? 0;
+  const share: Share =
+    q.expr && counted > 0
+      ? shareBounds(q.expr, (w) => counts.get(w) ?? 0, counted)
+      : { lo: 0, hi: 1, mid: 1 };
+  // Without feeds, the scope's own counters bound it (overlaps make them an upper bound).
+  const parts = scopeCounterKeys(q.scope).reduce((n, k) => n + (counts.get(k) ?? 0), 0);
+  const scopeMax = q.scope.feeds.length ? total : Math.min(total, parts);
+  return { total, share, scopeMax, most: Math.min(share.hi * total, scopeMax) };
+}
+
+export async function plannedSearch(
+  db: Db,
+  q: EngineQuery,
+  matcherOf: (db: Db, expr: SearchExpr | null, scope: SearchScope) => Matcher,
+): Promise<EngineAnswer> {
+  const plan = await planOf(db, q);
+  if (!plan) return emptyAnswer(q);
+  const { total, share, scopeMax, most } = plan;
+  const sort: SearchSort = q.sort === 'relevance' && !q.expr ? 'latest' : q.sort;
+  const matcher = matcherOf(db, q.expr, q.scope);
+  const needed = q.offset + q.limit;
+  const cost = costs(q.scope);
+  if (/^(size|company|category)_/.test(sort)) return exactSearch(db, q, matcher, sort);
+  if (sort === 'relevance') {
+    if (most * (cost.rank + cost.check) <= plannerTuning.exactMax) {
+      return exactSearch(db, q, matcher, sort);
+    }
+    if (most <= plannerTuning.rankAll) return rankedPrefix(db, q, matcher);
+    const window = await windowOf(db, share.mid, total, plannerTuning.sample);
+    return windowSearch(db, q, matcher, window);
+  }
+  // The share of scope documents expected to match: how long a walk runs.
+  const expected = Math.min(1, share.mid * Math.max(scopeMax / total, 0.01));
+  const walked = Math.min(scopeMax, needed / Math.max(expected, 1e-6));
+  const walkCost = walked * cost.walk + plannerTuning.sample * cost.check;
+  const exactCost = most * (cost.read + cost.check);
+  if (exactCost <= Math.max(plannerTuning.exactMax, walkCost)) {
+    return exactSearch(db, q, matcher, sort);
+  }
+  if (sort === 'updated_latest' || sort === 'updated_oldest') {
+    const dir = sort === 'updated_latest' ? 'desc' : 'asc';
+    const walk = await walkBySeq(db, q, matcher, dir, needed, expected);
+    const counted = walk.exhausted
+      ? countRows(walk.hits, q, 1, true)
+      : await sampleCounts(db, q, matcher, share.mid, total);
+    return { hits: page(walk.hits, q), ...counted };
+  }
+  // latest, oldest, and the attachment sorts: no document has attachments yet, so with and
+  // without attachments both hold every document alike, newest first.
+  const dir = sort === 'oldest' ? 'asc' : 'desc';
+  const walk = await walkByTime(db, q, q.expr ? matcher : null, dir, needed, expected);
+  // A walk to the end saw every answer in the tab: exact, unless other tabs are counted too.
+  const counted =
+    walk.exhausted && (q.tab === null || !q.tabCounts)
+      ? countRows(walk.hits, q, 1, true)
+      : await sampleCounts(db, q, matcher, share.mid, total);
+  return { hits: page(walk.hits, q), ...counted };
+}
+
+async function exactSearch(
+  db: Db,
+  q: EngineQuery,
+  matcher: Matcher,
+  sort: SearchSort,
+): Promise<EngineAnswer> {
+  const ranked = sort === 'relevance' ? await matcher.scored(null) : null;
+  const scores = ranked ? new Map(ranked.map((r) => [r.seq, r.score])) : null;
+  const seqs = scores ? [...scores.keys()] : await matcher.range(null, null);
+  const rows = await checkCandidates(db, seqs, q.scope, q);
+  const ordered = rows
+    .filter(inTab(q))
+    .map((r) => ({ ...r, score: scores ? (scores.get(r.seq) ?? 0) : null }))
+    .sort(compareBy(sort));
+  return { hits: page(ordered, q), ...countRows(rows, q, 1, true) };
+}
+
+/** Counts estimated from the newest window holding about `sample` matches (exact if all). */
+async function sampleCounts(
+  db: Db,
+  q: EngineQuery,
+  matcher: Matcher,
+  share: number,
+  total: number,
+): Promise<Counted> {
+  const { span, width } = await windowOf(db, share, total, plannerTuning.sample);
+  const lo = span.max - width + 1;
+  const rows = await checkCandidates(db, await matcher.range(lo, null), q.scope, q);
+  if (lo <= span.min) return countRows(rows, q, 1, true);
+  return countRows(rows, q, windowScale(span, lo), false);
+}

@@ -1,0 +1,254 @@
+import { wordsOf, type KeywordExpr } from '../documents/keyword-query';
+
+/**
+ * The query side shared by both engines: words as the index holds them, a word's inflected
+ * forms, and a parsed expression rendered in each engine's syntax. Only words of letters and
+ * digits (keyword-query.ts `wordsOf`) ever reach an engine, each quoted: nothing a user typed is
+ * read as engine syntax (column filters, NEAR, prefixes, operators of the engine).
+ */
+
+/**
+ * Diacritics folded as FTS5's `remove_diacritics 2` does for the Latin alphabet: PostgreSQL's
+ * 'simple' configuration keeps them, so its index and queries fold in JS.
+ */
+export const fold = (text: string): string =>
+  /[^\x20-\x7e\s]/.test(text)
+    ? text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .normalize('NFC')
+    : text;
+
+/** The words of a text as the index holds them: lower-cased, folded, letters and digits. */
+export const searchWords = (text: string): string[] => wordsOf(fold(text));
+
+/** Words ending in s that are no plural of a word without it. */
+const NOT_PLURAL = new Set(['news', 'series', 'species', 'means', 'always', 'perhaps']);
+
+/**
+ * A word and its simple English plural or singular (filing|filings, company|companies,
+ * tax|taxes): recall for inflections without stemming the index. Only words of English letters
+ * of three or more inflect; numbers and other scripts stand alone. Highlighting marks the same
+ * forms.
+ */
+export function wordForms(word: string): string[] {
+  if (word.length < 3 || !/^[a-z]+$/.test(word) || NOT_PLURAL.has(word)) return [word];
+  const forms = new Set([word]);
+  if (/[^aeiou]ies$/.test(word) && word.length > 4) {
+    forms.add(`${word.slice(0, -3)}y`);
+  } else if (/(ss|x|z|ch|sh)es$/.test(word)) {
+    forms.add(word.slice(0, -2));
+  } else if (/[^su]s$/.test(word)) {
+    // A short word ending in s (its, was, has, gas) or one in -is or -us is no plural.
+    if (word.length > 3 && !/(is|us)$/.test(word)) forms.add(word.slice(0, -1));
+  } else if (/s$/.test(word)) {
+    // -ss, -us: class has a plural, status and bus are left alone.
+    if (/ss$/.test(word)) forms.add(`${word}es`);
+  } else if (/[^aeiou]y$/.test(word)) {
+    forms.add(`${word.slice(0, -1)}ies`);
+  } else if (/(x|z|ch|sh)$/.test(word)) {
+    forms.add(`${word}es`);
+  } else {
+    forms.add(`${word}s`);
+  }
+  return [...forms];
+}
+
+/** A phrase's alternatives: its last word in each form (annual report|annual reports). */
+export const phraseForms = (words: string[]): string[][] =>
+  wordForms(words[words.length - 1]).map((last) => [...words.slice(0, -1), last]);
+
+/** Groups nested deeper than this are read flat (see `normalizeExpr`). */
+export const MAX_EXPR_DEPTH = 12;
+
+const wordsIn = (e: KeywordExpr): KeywordExpr[] =>
+  e.type === 'term' ? [e] : e.type === 'not' ? [] : e.items.flatMap(wordsIn);
+
+/**
+ * The expression both engines run: groups of the same operator merged (`a (b c)` is `a b c`),
+ * double negations dropped, and groups nested deeper than MAX_EXPR_DEPTH read flat, as all of
+ * their words (FTS5's parser refuses an expression nested about thirty deep; no query a person
+ * writes comes near).
+ */
+export function normalizeExpr(expr: KeywordExpr | null): KeywordExpr | null {
+  const walk = (e: KeywordExpr, depth: number): KeywordExpr | null => {
+    if (e.type === 'term') return e;
+    if (depth >= MAX_EXPR_DEPTH) {
+      const words = wordsIn(e);
+      return words.length === 0
+        ? null
+        : words.length === 1
+          ? words[0]
+          : { type: 'and', items: words };
+    }
+    if (e.type === 'not') {
+      const inner = walk(e.item, depth + 1);
+      if (!inner) return null;
+      return inner.type === 'not' ? inner.item : { type: 'not', item: inner };
+    }
+    const items: KeywordExpr[] = [];
+    for (const item of e.items) {
+      const done = walk(item, depth + 1);
+      if (!done) continue;
+      if (done.type === e.type) items.push(...done.items);
+      else items.push(done);
+    }
+    if (items.length === 0) return null;
+    return items.length === 1 ? items[0] : { type: e.type, items };
+  };
+  return expr ? walk(expr, 0) : null;
+}
+
+/** Every word the engines look up for an expression, forms included. */
+export function exprWords(expr: KeywordExpr | null): string[] {
+  const out = new Set<string>();
+  const walk = (e: KeywordExpr) => {
+    if (e.type === 'term') {
+      const words = e.words.map(fold);
+      for (const w of words.slice(0, -1)) out.add(w);
+      for (const f of wordForms(words[words.length - 1])) out.add(f);
+    } else if (e.type === 'not') {
+      walk(e.item);
+    } else {
+      for (const item of e.items) walk(item);
+    }
+  };
+  if (expr) walk(expr);
+  return [...out];
+}
+
+export type Share = { lo: number; hi: number; mid: number };
+
+/**
+ * The share of documents an expression matches, from each word's document count (termDocs):
+ * bounds that always hold (`lo`, `hi`: a phrase is at most as common as its rarest word, an
+ * AND as its rarest part) and an estimate taking words as independent (`mid`). The planner
+ * decides by them (sqlite.ts, postgres.ts via planner.ts).
+ */
+export function shareBounds(
+  expr: KeywordExpr,
+  docsOf: (word: string) => number,
+  total: number,
+): Share {
+  const share = (n: number) => (total > 0 ? Math.min(1, n / total) : 0);
+  const of = (e: KeywordExpr): Share => {
+    switch (e.type) {
+      case 'term': {
+        const words = e.words.map(fold);
+        const forms = wordForms(words[words.length - 1]).map(docsOf);
+        const hi = share(
+          Math.min(
+            forms.reduce((s, n) => s + n, 0),
+            ...words.slice(0, -1).map(docsOf),
+          ),
+        );
+        const lo = words.length === 1 ? share(Math.max(...forms)) : 0;
+        return { lo, hi, mid: hi };
+      }
+      case 'and': {
+        const parts = e.items.map(of);
+        const hi = Math.min(...parts.map((p) => p.hi));
+        const lo = Math.max(0, parts.reduce((s, p) => s + p.lo, 0) - (parts.length - 1));
+        return { lo, hi, mid: parts.reduce((m, p) => m * p.mid, 1) };
+      }
+      case 'or': {
+        const parts = e.items.map(of);
+        return {
+          lo: Math.max(...parts.map((p) => p.lo)),
+          hi: Math.min(
+            1,
+            parts.reduce((s, p) => s + p.hi, 0),
+          ),
+          mid: 1 - parts.reduce((m, p) => m * (1 - p.mid), 1),
+        };
+      }
+      case 'not': {
+        const inner = of(e.item);
+        return { lo: 1 - inner.hi, hi: 1 - inner.lo, mid: 1 - inner.mid };
+      }
+    }
+  };
+  return of(expr);
+}
+
+/**
+ * What an expression asks to find, its negations left out: what relevance is scored on
+ * (PostgreSQL's ts_rank scores a negated word as a miss). Null when it only excludes.
+ */
+export function positivePart(expr: KeywordExpr): KeywordExpr | null {
+  if (expr.type === 'term') return expr;
+  if (expr.type === 'not') return null;
+  const items = expr.items.map(positivePart).filter((e): e is KeywordExpr => e !== null);
+  if (items.length === 0) return null;
+  return items.length === 1 ? items[0] : { type: expr.type, items };
+}
+
+/** The longest word a tsvector holds here (tsvector refuses lexemes over 2047 bytes). */
+export const MAX_LEXEME = 255;
+
+/** Splits AND items into what must match and what must not. */
+const partition = (items: KeywordExpr[]) => ({
+  pos: items.filter((e) => e.type !== 'not'),
+  neg: items.flatMap((e) => (e.type === 'not' ? [e.item] : [])),
+});
+
+/**
+ * FTS5 MATCH text for an expression over `columns` (an FTS5 column set: `{title body}`, never
+ * the facets column, whose tokens only the engine writes). Every word is a quoted
+ * FTS5 string (words hold only letters and digits, so nothing inside can end the string).
+ * FTS5's NOT is binary (`a NOT b`), so a negation with nothing beside it (`-tesla`, `a OR -b`)
+ * is taken from `universe`: a MATCH text every document matches (sqlite.ts's facets column).
+ */
+export function toFts5(expr: KeywordExpr, universe: string, columns: string): string {
+  const phrase = (words: string[]) => `"${words.join(' ')}"`;
+  const leaf = (words: string[]) =>
+    `${columns} : (${phraseForms(words.map(fold)).map(phrase).join(' OR ')})`;
+  const render = (e: KeywordExpr): string => {
+    switch (e.type) {
+      case 'term':
+        return leaf(e.words);
+      case 'not':
+        return `(${universe}) NOT (${render(e.item)})`;
+      case 'or':
+        return e.items.map((item) => `(${render(item)})`).join(' OR ');
+      case 'and': {
+        const { pos, neg } = partition(e.items);
+        const positive = pos.length
+          ? pos.map((item) => `(${render(item)})`).join(' AND ')
+          : `(${universe})`;
+        if (neg.length === 0) return positive;
+        return `(${positive}) NOT (${neg.map((item) => `(${render(item)})`).join(' OR ')})`;
+      }
+    }
+  };
+  return render(expr);
+}
+
+/**
+ * A PostgreSQL tsquery in its text form, cast with `::tsquery` from a bound parameter (never
+ * through a parser of user text): lexemes single-quoted (letters and digits only), `<->`
+ * between a phrase's words, `&`, `|`, `!`. The index's tsvectors are written from the same
+ * words (postgres.ts), so both sides tokenise alike.
+ */
+export function toTsquery(expr: KeywordExpr): string {
+  // A word the index cannot hold (postgres.ts leaves out words over MAX_LEXEME characters,
+  // and tsquery refuses them) matches nothing: a lexeme and its negation together.
+  const lexeme = (w: string) => (w.length > MAX_LEXEME ? "('x' & !'x')" : `'${w}'`);
+  const render = (e: KeywordExpr): string => {
+    switch (e.type) {
+      case 'term': {
+        const words = e.words.map(fold);
+        const forms = wordForms(words[words.length - 1]);
+        const last = forms.length > 1 ? `(${forms.map(lexeme).join(' | ')})` : lexeme(forms[0]);
+        return `(${[...words.slice(0, -1).map(lexeme), last].join(' <-> ')})`;
+      }
+      case 'not':
+        return `!${render(e.item)}`;
+      case 'or':
+        return `(${e.items.map(render).join(' | ')})`;
+      case 'and':
+        return `(${e.items.map(render).join(' & ')})`;
+    }
+  };
+  return render(expr);
+}

@@ -1,0 +1,50 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv, AuthInfo } from '../context';
+import type { Db } from '../db/schema';
+import { routesFor } from '../http/define';
+import { searchAnswer, type SearchKit } from './answer';
+import { engineFor } from './engines';
+import { exchangeFacets, tagFacets } from './facets';
+import { splitPassages } from './passages';
+import { wordForms } from './query';
+import { searchScope } from './scope';
+
+/**
+ * The endpoints of contract/search.ts. /search/tags and /search/exchanges are registered
+ * before /search/{source} (Hono matches in registration order). Every call is a read: no
+ * transaction, and the scope comes from scope.ts alone.
+ */
+export const registerSearchRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
+  const on = routesFor('search', app, deps.product);
+  const viewer = (auth: AuthInfo) => ({ userId: auth.user.id, product: deps.product });
+  const kitFor = (db: Db): SearchKit => ({
+    engine: engineFor(db),
+    forms: wordForms,
+    passagesOf: splitPassages,
+  });
+
+  on('search', async (c, { body, auth }) => {
+    const scope = await searchScope(c.var.db, viewer(auth), body);
+    return searchAnswer(c.var.db, kitFor(c.var.db), scope, body, deps.now());
+  });
+
+  on('searchTags', async (c, { body, auth }) => {
+    const scope = await searchScope(c.var.db, viewer(auth), body);
+    return { facets: { tags: await tagFacets(c.var.db, kitFor(c.var.db), scope, body) } };
+  });
+
+  on('searchExchanges', async (c, { body, auth }) => {
+    const scope = await searchScope(c.var.db, viewer(auth), body);
+    const country = body.filter?.exchanges?.Country ?? null;
+    const companies = await exchangeFacets(c.var.db, kitFor(c.var.db), scope, {
+      q: body.q,
+      country,
+    });
+    return { facets: { exchanges: { Companies: companies } } };
+  });
+
+  on('searchSource', async (c, { params, body, auth }) => {
+    const scope = await searchScope(c.var.db, viewer(auth), { ...body, source: params.source });
+    return searchAnswer(c.var.db, kitFor(c.var.db), scope, body, deps.now());
+  });
+};

@@ -1,0 +1,53 @@
+/**
+ * The search engine's tables (migration 0011, search/migrations.ts), merged into db/schema.ts's
+ * Database interface. SQLite's FTS5 tables are written with raw SQL (sqlite.ts) and are not
+ * declared here.
+ */
+declare module '../db/schema' {
+  interface Database {
+    /**
+     * One row per indexed document, keyed by its seq (the FTS5 rowid): what scoping, filtering
+     * and sorting read for a candidate without opening the wide documents row. Written once at
+     * indexing (a document and its source never change); deleted with the document.
+     */
+    search_meta: {
+      seq: number;
+      document_id: string;
+      unix: number;
+      source_id: string;
+      owner_user_id: string | null;
+      /** The source's owner (private sources): the viewer guard reads both owners. */
+      source_owner: string | null;
+      /** 1 when the source is public and has no owner: the {product}_web corpus. */
+      public: number;
+      /** contract feedTabOf. */
+      tab: string;
+      market: string | null;
+      /** Characters of plain text: the size sorts. */
+      size: number;
+      company: string | null;
+      category: string | null;
+      /** PostgreSQL only: the document's tsvector (postgres.ts), written from its text form. */
+      tsv?: string;
+    };
+    /** A document's categories (the tag facet and filter until user tags exist). */
+    search_tags: { seq: number; tag: string };
+    /** A document's passages: [span_start, span_end) of its plain text. id = seq * 1024 + ordinal. */
+    document_passages: {
+      id: number;
+      document_id: string;
+      ordinal: number;
+      span_start: number;
+      span_end: number;
+      /** PostgreSQL only: the passage's tsvector. */
+      tsv?: string;
+    };
+    /**
+     * Documents per word (the planner's estimates, spelling), plus counters under keys no word
+     * can have: '' (every document), ':src:<source id>', ':own:<user id>', ':pub'.
+     */
+    search_terms: { term: string; docs: number };
+  }
+}
+
+export {};

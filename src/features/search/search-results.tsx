@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SearchParams, SearchRow } from '../../../contract/search';
+import { userMessage } from '../../lib/user-message';
+import { VirtualList } from '../../lists/virtual-list';
+import { useShell } from '../../shell-context';
+import { sanitizeHighlightHtml } from '../feed/sanitize-html';
+import {
+  CARD_HEIGHT_DESKTOP,
+  CARD_HEIGHT_MOBILE,
+  ResultCardView,
+  type CardLink,
+} from '../feed/result-card';
+import { NO_RESULTS_TEXT, resultCountText } from './search-view';
+import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';
+
+/** Relative dates ("5 min ago") move on this often. */
+const CLOCK_MS = 60_000;
+
+/** What the page shows around the list: the latest answer's count, tabs and spelling. */
+export type SearchSummary = Omit<SearchAnswer, 'rows' | 'offset'>;
+
+/**
+ * A search's results: the count ("About N results" when estimated), a virtualised list of
+ * result cards whose text is the highlighted snippets, "No search results found." when there
+ * are none, and the spec's failure text with Try again when the search fails.
+ *
+ * Mount one per search (`key={searchKey(params)}`).
+ */
+export function SearchResults(props: {
+  params: SearchParams;
+  mobile: boolean;
+  /** Where a result's title leads (the preview overlay, the full-screen preview, or beside). */
+  linkOf: (row: SearchRow) => CardLink;
+  /** The deeplink of the result shown beside the list, if any. */
+  current?: string | null;
+  onSummary: (summary: SearchSummary) => void;
+  /** The shown result's row once read, and the first result (the full page selects it). */
+  onCurrent?: (current: SearchRow | undefined, first: SearchRow | undefined) => void;
+}) {
+  const { client } = useShell();
+  const list = useSearchWindow(props.params);
+  const now = useClock();
+  const { onSummary, onCurrent, linkOf } = props;
+
+  const summary = list.summary();
+  useEffect(() => {
+    if (summary) onSummary(summary);
+  }, [summary, onSummary]);
+  // Rows keep their identity until read again: these change only when the list does.
+  const first = list.row(0);
+  const current = props.current
+    ? list.loaded().find((r) => r.deeplink === props.current)
+    : undefined;
+  useEffect(() => {
+    onCurrent?.(current, first);
+  }, [current, first, onCurrent]);
+
+  const row = useCallback((index: number) => list.row(index), [list]);
+  const rowKey = useCallback((index: number) => list.row(index)?.doc_id, [list]);
+  const total = list.total();
+  const failure = list.error();
+
+  return (
+    <div className="search-results" aria-busy={list.loading() || undefined}>
+      {failure !== null ? (
+        <div className="form-error" role="alert">
+          {userMessage(failure)}{' '}
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => retrySearch(client, props.params, list)}
+          >
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {summary && total !== null ? (
+        <p className="search-count" role="status">
+          {total === 0 ? NO_RESULTS_TEXT : resultCountText(summary.count, summary.count_exact)}
+        </p>
+      ) : null}
+      {total ? (
+        <VirtualList<SearchRow>
+          label="Search results"
+          className="search-cards"
+          count={total}
+          rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
+          row={row}
+          rowKey={rowKey}
+          renderRow={(result) => (
+            <ResultCardView
+              card={result}
+              board={props.params.board_id ?? ''}
+              mobile={props.mobile}
+              fullScreen={false}
+              now={now}
+              open={linkOf(result)}
+              current={props.current === result.deeplink}
+              text={
+                result.highlights.length > 0 ? (
+                  <Highlights snippets={result.highlights} />
+                ) : undefined
+              }
+            />
+          )}
+          onRangeChange={list.setRange}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A result's highlighted snippets, joined by an ellipsis. They are HTML whose only markup is
+ * `<em>` around matches; the page keeps exactly that (DOMPurify, an allow-list of em).
+ */
+export function Highlights(props: { snippets: readonly string[] }) {
+  const html = useMemo(
+    () =>
+      props.snippets
+        .map((snippet) => sanitizeHighlightHtml(snippet))
+        .filter((s) => s.trim())
+        .join(' … '),
+    [props.snippets],
+  );
+  if (!html) return null;
+  return <span className="search-highlights" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** The time relative dates are counted from, moving on every minute. */
+function useClock(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), CLOCK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
