@@ -1,4 +1,3 @@
-import type { FeedTabKey } from '../contract/documents';
 import { createAccount } from '../server/auth/accounts';
 import type { Db } from '../server/db/schema';
 import { corpusItems, type CorpusSource } from '../server/documents/corpus';
@@ -159,7 +158,3 @@ export async function fillCorpus(
     inserted,
   };
 }
-
-/** The tab a generated source's documents land in (contract feedTabOf). */
-export const tabOfSource = (s: BenchSource): FeedTabKey =>
-  s.category_tab === 'exchanges' ? (s.market ?? 'us_capital_markets') : s.category_tab;

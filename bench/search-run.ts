@@ -4,6 +4,7 @@ import { webSearchType } from '../contract/search';
 import type { DialectName, Db } from '../server/db/schema';
 import { migrateToLatest } from '../server/db/migrate';
 import { engineFor } from '../server/search/engines';
+import { wordForms } from '../server/search/query';
 import { searchScope } from '../server/search/scope';
 import { fillCorpus, prepareCorpus } from './search-corpus';
 import { searchWith, timeTerms, type Stats } from './search-queries';
@@ -24,8 +25,14 @@ import {
  * goes. Answers the figures for the summary.
  */
 
+type TermChoice = { rare: Term[]; feed: Term[]; common: Term[] };
+
 export type Figures = {
   label: string;
+  /** Documents per second through the engine's index() alone. */
+  indexRate: number;
+  /** The words queried, for the next back end. */
+  terms: { rare: string[]; feed: string[]; common: string[] };
   docs: number;
   buildRate: number;
   size: DiskSize;
@@ -63,12 +70,27 @@ export async function runBackend(opts: {
   now: number;
   /** The SQLite file, for its size on disk. */
   file?: string;
+  /** Query these words (another back end's choice) instead of choosing. */
+  terms?: { rare: string[]; feed: string[]; common: string[] };
 }): Promise<Figures> {
   const { db, docs, now } = opts;
   console.log(`\n${opts.label}: ${int(docs)} documents`);
   await migrateToLatest(db);
   const corpus = await prepareCorpus(db, now);
   let shown = 0;
+  // The engine's own share of the build: its index() calls, timed by wrapping the method of
+  // the engine singleton for the build's duration (put back after).
+  const engine = engineFor(db);
+  const index = engine.index;
+  let indexing = 0;
+  engine.index = async (...args) => {
+    const at = performance.now();
+    try {
+      return await index.apply(engine, args);
+    } finally {
+      indexing += performance.now() - at;
+    }
+  };
   const build = await fillCorpus(db, corpus, {
     docs,
     now,
@@ -78,12 +100,18 @@ export async function runBackend(opts: {
         console.log(`  ... ${int(p.done)} stored, ${int(p.seconds)} s`);
       }
     },
+  }).finally(() => {
+    engine.index = index;
   });
   const buildRate = build.inserted / build.storeSeconds;
   console.log(
     `  index build: ${int(build.inserted)} documents in ${f1(build.storeSeconds)} s = ${int(buildRate)} documents/s` +
       ` (insertDocuments in transactions of 10,000: sanitise, de-duplicate, fan-out to the home feed,` +
       ` search index and passages; ${f1(build.wallSeconds)} s with the generator)`,
+  );
+  console.log(
+    `    of which the engine's index() (documents, passages, vocabulary): ${f1(indexing / 1000)} s` +
+      ` = ${f1((100 * indexing) / 1000 / build.storeSeconds)}%, ${int(build.inserted / (indexing / 1000))} documents/s alone`,
   );
   const size = opts.file ? sqliteSize(opts.file) : await postgresSize(db);
   console.log(
@@ -97,9 +125,29 @@ export async function runBackend(opts: {
       .join(', ')}`,
   );
 
-  const engine = engineFor(db);
-  const vocabulary = sampleVocabulary(now);
-  const terms = withFrequency(vocabulary.words, await engine.termDocs(db, vocabulary.forms));
+  const frequencies = async (list: string[]) => {
+    const forms = [...new Set(list.flatMap(wordForms))];
+    return withFrequency(list, await engine.termDocs(db, forms));
+  };
+  let choice: TermChoice;
+  if (opts.terms) {
+    const given = opts.terms;
+    const [rare, feed, common] = await Promise.all([
+      frequencies(given.rare),
+      frequencies(given.feed),
+      frequencies(given.common),
+    ]);
+    choice = { rare, feed, common };
+    console.log(`  (the terms of the first run, with their frequency in this corpus)`);
+  } else {
+    const terms = await frequencies(sampleVocabulary(now).words);
+    choice = {
+      rare: pickTerms(terms, docs * 0.001, docs * 0.01, RARE_TERMS),
+      feed: pickTerms(terms, docs * 0.1, docs, FEED_TERMS),
+      common: pickTerms(terms, docs * 0.5, Infinity, COMMON_TERMS),
+    };
+  }
+  const { rare: rareTerms, feed: feedTerms, common: commonTerms } = choice;
   const viewer = { userId: corpus.userId, product: DEFAULT_PRODUCT };
   const mine = await searchScope(db, viewer, {});
   const web = await searchScope(db, viewer, { search_type: webSearchType(DEFAULT_PRODUCT) });
@@ -113,7 +161,6 @@ export async function runBackend(opts: {
   };
 
   // (a) Ranked top 20, terms in at most 1% of the documents.
-  const rareTerms = pickTerms(terms, docs * 0.001, docs * 0.01, RARE_TERMS);
   console.log(`  (a) ranked top 20, ${rareTerms.length} terms in <= 1% of documents:`);
   showTerms(rareTerms);
   const rare = await timeTerms(words(rareTerms), SAMPLES, searchWith(engine, db, web, 'relevance'));
@@ -126,7 +173,6 @@ export async function runBackend(opts: {
   console.log(`      My Data (the default scope): ${timed(rareMine)}`);
 
   // (b) The home feed, newest first, a common term; the naive query beside.
-  const feedTerms = pickTerms(terms, docs * 0.1, docs, FEED_TERMS);
   console.log(
     `  (b) the home feed (${corpus.followed.length} sources) newest first, top 20, common terms:`,
   );
@@ -164,7 +210,6 @@ export async function runBackend(opts: {
   );
 
   // (c) Ranked top 20, terms in more than half of the documents.
-  const commonTerms = pickTerms(terms, docs * 0.5, Infinity, COMMON_TERMS);
   console.log(`  (c) ranked top 20, ${commonTerms.length} terms in > 50% of documents:`);
   showTerms(commonTerms);
   const common = await timeTerms(
@@ -186,6 +231,8 @@ export async function runBackend(opts: {
 
   return {
     label: opts.label,
+    indexRate: build.inserted / (indexing / 1000),
+    terms: { rare: words(rareTerms), feed: words(feedTerms), common: words(commonTerms) },
     docs,
     buildRate,
     size,

@@ -72,7 +72,14 @@ const GOALS: Goal[] = [
 
 const INFO: Array<{ what: string; value: (f: Figures) => string }> = [
   { what: 'documents', value: (f) => f.docs.toLocaleString('en') },
-  { what: 'index build (documents/s)', value: (f) => Math.round(f.buildRate).toLocaleString('en') },
+  {
+    what: 'build, stored (documents/s)',
+    value: (f) => Math.round(f.buildRate).toLocaleString('en'),
+  },
+  {
+    what: "  the engine's index() alone (documents/s)",
+    value: (f) => Math.round(f.indexRate).toLocaleString('en'),
+  },
   { what: 'size on disk', value: (f) => mb(f.size.bytes) },
   { what: '  of which the search index', value: (f) => mb(f.size.searchBytes) },
   { what: '(b) same 20 as the naive query', value: (f) => f.sameAsNaive },
@@ -138,6 +145,7 @@ async function main() {
             db,
             dialect: 'postgres',
             docs: PG_DOCS,
+            terms: sqlite.terms,
             now,
           });
         } finally {

@@ -9,8 +9,10 @@ export type Scored = { seq: number; score: number };
 export interface Matcher {
   /** Every match with a seq in [lo, hi]. */
   range(lo: number | null, hi: number | null): Promise<number[]>;
-  /** Every match with a seq of at least `lo` and its relevance, best first. */
-  scored(lo: number | null): Promise<Scored[]>;
+  /** Matches with a seq of at least `lo` and their relevance, best first, the best `limit`. */
+  scored(lo: number | null, limit?: number): Promise<Scored[]>;
+  /** How many documents match. */
+  count(): Promise<number>;
   /** Matches in seq order after `after` (exclusive), at most `limit`. */
   stream(dir: 'desc' | 'asc', after: number | null, limit: number): Promise<number[]>;
   /** Which of these documents match (one lookup each: for a few scattered documents). */

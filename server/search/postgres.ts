@@ -50,13 +50,20 @@ function postgresMatcher(db: Db, expr: SearchExpr | null): Matcher {
         WHERE ${match} ${between(lo, hi)}`.execute(db);
       return seqs(rows);
     },
-    async scored(lo) {
+    async scored(lo, limit) {
       const wanted = expr ? positivePart(expr) : null;
       const rank = wanted ? sql`ts_rank(m.tsv, ${tsquery(wanted)})` : sql`0`;
       const { rows } = await sql<{ seq: number; s: number }>`SELECT m.seq, ${rank} AS s
         FROM search_meta m WHERE ${match} ${between(lo, null)}
-        ORDER BY s DESC, m.seq DESC`.execute(db);
+        ORDER BY s DESC, m.seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}`.execute(
+        db,
+      );
       return rows.map((r) => ({ seq: Number(r.seq), score: Number(r.s) }));
+    },
+    async count() {
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM search_meta m
+        WHERE ${match}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
     },
     async stream(dir, after, limit) {
       const from =

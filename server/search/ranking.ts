@@ -10,9 +10,9 @@ import { windowScale } from './windows';
  * Relevance when there are too many matches to check each against the scope (planner.ts).
  *
  * - Up to `rankAll` matches: every match is ranked by the index (cheap: it reads only the
- *   index), then checked against the scope best first, a chunk at a time, until the page is
- *   full and at least SAMPLE_CHECKS were checked. The order is exact; the counts are the
- *   matches times the share of checked ones in scope (exact when all were checked).
+ *   index), and the best are checked against the scope, at least SAMPLE_CHECKS of them, more
+ *   until the page is full. The order is exact; the counts are the matches times the share of
+ *   checked ones in scope (exact when all were checked).
  * - More: only the newest window of matches is ranked (the index's statistics for a word in
  *   half the documents cost about as much as ranking 20 000 of them; ranking all of them, a
  *   quarter of a second on a million documents): `exact` is false, a better match may sit
@@ -30,22 +30,29 @@ export async function rankedPrefix(
   matcher: Matcher,
 ): Promise<EngineAnswer> {
   const needed = q.offset + q.limit;
-  const ranked = await matcher.scored(null);
-  const order = ranked.map((r) => r.seq);
+  const matches = await matcher.count();
   const rows: Candidate[] = [];
+  const scores = new Map<number, number>();
   let checked = 0;
   let answers = 0;
-  for (let chunk = Math.max(SAMPLE_CHECKS, 2 * needed); checked < order.length; chunk *= 4) {
-    const part = order.slice(checked, checked + chunk);
-    const found = await checkCandidates(db, part, q.scope, q);
+  // The index keeps only the best `k` while ranking them all; k grows while too few pass.
+  for (let k = Math.max(SAMPLE_CHECKS, 2 * needed); checked < matches; k *= 4) {
+    const best = await matcher.scored(null, k);
+    const part = best.slice(checked);
+    for (const r of part) scores.set(r.seq, r.score);
+    const found = await checkCandidates(
+      db,
+      part.map((r) => r.seq),
+      q.scope,
+      q,
+    );
     rows.push(...found);
     answers += found.filter(inTab(q)).length;
     checked += part.length;
-    if (answers >= needed) break;
+    if (answers >= needed || best.length < k) break;
   }
-  const all = checked === order.length;
-  const counted = countRows(rows, q, all ? 1 : order.length / checked, all);
-  const scores = new Map(ranked.slice(0, checked).map((r) => [r.seq, r.score]));
+  const all = checked >= matches;
+  const counted = countRows(rows, q, all ? 1 : matches / Math.max(1, checked), all);
   const ordered = rows
     .filter(inTab(q))
     .map((r) => ({ ...r, score: scores.get(r.seq) ?? 0 }))

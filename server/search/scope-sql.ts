@@ -87,12 +87,12 @@ export type Candidate = {
   category: string | null;
 };
 
-const CHECK_CHUNK = 500;
+const CHECK_CHUNK = 2000;
 
-/** `m.seq` is one of these. */
+/** `m.seq` is one of these: one parameter (a JSON array, or an array), whatever their number. */
 export const seqIn = (db: Db, seqs: number[]): Cond =>
   isSqlite(db)
-    ? sql<SqlBool>`m.seq IN (${sql.join(seqs)})`
+    ? sql<SqlBool>`m.seq IN (SELECT value FROM json_each(${JSON.stringify(seqs)}))`
     : sql<SqlBool>`m.seq = ANY(${seqs}::integer[])`;
 
 /** The candidates (seqs) that are answers, tab aside, in no particular order. */

@@ -74,12 +74,17 @@ function sqliteMatcher(db: Db, expr: SearchExpr | null, scope: SearchScope): Mat
         WHERE search_docs MATCH ${match} ${between(lo, hi)}`.execute(db);
       return seqs(rows);
     },
-    async scored(lo) {
+    async scored(lo, limit) {
       const { rows } = await sql<{ rowid: number; s: number }>`SELECT rowid, ${BM25} AS s
         FROM search_docs WHERE search_docs MATCH ${match} ${between(lo, null)}
-        ORDER BY s, rowid DESC`.execute(db);
+        ORDER BY s, rowid DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}`.execute(db);
       // bm25 is lower for better matches.
       return rows.map((r) => ({ seq: Number(r.rowid), score: -r.s }));
+    },
+    async count() {
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM search_docs
+        WHERE search_docs MATCH ${match}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
     },
     async stream(dir, after, limit) {
       const from =
