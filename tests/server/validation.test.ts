@@ -48,6 +48,13 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
     field: 'definition.date_range.durationOption',
   },
   aiSmarts: { body: { companies: 'Deccan', topics: [], attributes: [] }, field: 'companies' },
+  search: { body: { q: 'revenue', num_docs: 101 }, field: 'num_docs' },
+  searchSource: { body: { q: 'revenue', sort: 'loudest' }, field: 'sort' },
+  searchTags: { body: { type: 'filter', sort: 'size' }, field: 'sort' },
+  searchExchanges: {
+    body: { type: 'filter', filter: { exchanges: { Country: 'Atlantis' } } },
+    field: 'filter.exchanges.Country',
+  },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);
