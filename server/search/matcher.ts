@@ -1,3 +1,6 @@
+import type { Candidate } from './scope-sql';
+import type { StreamRow } from './scope-stream';
+
 /** A match and its relevance (higher is better). */
 export type Scored = { seq: number; score: number };
 
@@ -17,4 +20,27 @@ export interface Matcher {
   stream(dir: 'desc' | 'asc', after: number | null, limit: number): Promise<number[]>;
   /** Which of these documents match (one lookup each: for a few scattered documents). */
   test(seqs: number[]): Promise<Set<number>>;
+}
+
+/** An answer (a match in scope, filters passed) as the planner sorts and counts it. */
+export type Answer = Candidate & { score: number | null };
+
+/**
+ * What an engine can answer in one statement, index and scope together (PostgreSQL: its own
+ * planner then picks the index, e.g. the time index read backwards for a common word). The
+ * planner's plans use these when an engine has them, with the same results as reading the
+ * index and checking the scope in separate steps; SQLite has none (FTS5 is cheapest alone).
+ */
+export interface Fused {
+  /** Every answer (any tab) with a seq of at least `lo`, with its relevance when `scored`. */
+  answers(lo: number | null, scored: boolean): Promise<Answer[]>;
+  /**
+   * The best `k` matches of the whole index (relevance, then seq, highest first): those that
+   * are answers (any tab), and how many documents match in all.
+   */
+  best(k: number): Promise<{ rows: Answer[]; matches: number }>;
+  /** The first `limit` answers in the tab in publication order, and whether that was all. */
+  byTime(dir: 'desc' | 'asc', limit: number): Promise<{ hits: StreamRow[]; exhausted: boolean }>;
+  /** The first `limit` answers in the tab in seq order, and whether that was all. */
+  bySeq(dir: 'desc' | 'asc', limit: number): Promise<{ hits: Candidate[]; exhausted: boolean }>;
 }

@@ -36,8 +36,11 @@ export async function scopeStream(
   dir: Dir,
   cursor: Cursor | null,
   limit: number,
+  /** A condition every row must also pass (PostgreSQL: the full-text match, in each arm). */
+  also?: RawBuilder<unknown>,
 ): Promise<{ rows: StreamRow[]; exhausted: boolean }> {
-  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f)} AND ${tabCond(f)}`;
+  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f)} AND ${tabCond(f)}
+    ${also ? sql`AND ${also}` : sql``}`;
   const arms: RawBuilder<unknown>[] = [];
   const fromMeta = (where: RawBuilder<unknown>) => {
     const unix = sql.ref('m.unix');

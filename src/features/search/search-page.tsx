@@ -27,7 +27,10 @@ export function SearchPage() {
   const overlay = overlayVisible(width);
   const { params, searched, setQuery } = page;
   const board = params.board_id ?? '';
-  const facetParams = withoutFilter(params);
+  // Facets count what the results are for: the corrected query once spelling corrected it.
+  const facetParams = withoutFilter(
+    searched === params.q ? params : { ...params, q: searched, spell_correct: false },
+  );
 
   const linkOf = (row: SearchRow): CardLink => {
     const term: Record<string, string> = searched ? { searchTerm: searched } : {};
