@@ -42,9 +42,13 @@ const BENCH_SOURCES: ReadonlyArray<CorpusSource & { key: string; label: string }
   },
 ];
 
-/** Makes the (public) sources. */
-export async function createBenchSources(db: Kysely<Database>, now: number) {
-  for (const s of BENCH_SOURCES) {
+/** Makes the (public, built-in) sources: the feed bench's four, or the ones given. */
+export async function createBenchSources(
+  db: Kysely<Database>,
+  now: number,
+  sources: ReadonlyArray<CorpusSource & { key: string; label: string }> = BENCH_SOURCES,
+) {
+  for (const s of sources) {
     await db
       .insertInto('sources')
       .values({

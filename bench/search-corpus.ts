@@ -1,9 +1,9 @@
 import { createAccount } from '../server/auth/accounts';
+import { createBenchSources } from './feed-corpus';
 import type { Db } from '../server/db/schema';
 import { corpusItems, type CorpusSource } from '../server/documents/corpus';
 import { insertDocuments, type IncomingDocument } from '../server/documents/store';
 import { followSource } from '../server/sources/follow';
-import { iso } from '../server/time';
 
 /**
  * bench/search's corpus: `docs` documents of the demo generator (news by desk, Indian, US and
@@ -76,28 +76,7 @@ export type BenchCorpus = {
 export async function prepareCorpus(db: Db, now: number): Promise<BenchCorpus> {
   const sources = benchSources();
   return db.transaction().execute(async (trx) => {
-    for (const s of sources) {
-      await trx
-        .insertInto('sources')
-        .values({
-          id: s.id,
-          key: s.key,
-          kind: 'builtin',
-          label: s.label,
-          url: null,
-          site_url: null,
-          category: s.category_tab === 'exchanges' ? 'exchanges_groups' : 'rss_news',
-          category_tab: s.category_tab,
-          market: s.market,
-          grp: null,
-          thumbnail: null,
-          flag: s.category_tab === 'exchanges' ? 'exchanges' : 'rss_news',
-          public: 1,
-          owner_user_id: null,
-          created_at: iso(now),
-        })
-        .execute();
-    }
+    await createBenchSources(trx, now, sources);
     const user = await createAccount(
       trx,
       { name: 'Search Bench', email: 'search-bench@example.com', passwordHash: 'unusable' },

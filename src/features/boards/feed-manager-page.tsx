@@ -8,6 +8,7 @@ import { useShell } from '../../shell-context';
 import { builderSearch, type BuilderTarget } from './builder-params';
 import { useOp } from './use-op';
 import './boards.css';
+import { RetryAlert } from '../../shell/retry-alert';
 
 type Action = 'enable' | 'duplicate';
 
@@ -115,14 +116,7 @@ export function FeedManagerPage() {
           Create feed
         </button>
       </div>
-      {boards.error ? (
-        <div className="form-error" role="alert">
-          {userMessage(boards.error)}{' '}
-          <button type="button" className="button secondary small" onClick={boards.reload}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      {boards.error ? <RetryAlert error={boards.error} onRetry={boards.reload} /> : null}
       {boards.loading && !boards.data ? <p className="muted">Loading your feeds…</p> : null}
       {boards.data && list.length === 0 ? (
         <p>You have no feeds yet. Create one from keywords and the sources you follow.</p>

@@ -16,6 +16,7 @@ import {
   ResultCardView,
   type FeedRow,
 } from './result-card';
+import { RetryAlert } from '../../shell/retry-alert';
 
 /** Rows per window read, and the most blocks held: only about the rows in view are kept. */
 const BLOCK = 50;
@@ -103,14 +104,7 @@ export function FeedList(props: {
   const failure = list.error();
   return (
     <div className="feed-list" aria-busy={list.loading() || undefined}>
-      {failure !== null ? (
-        <div className="form-error" role="alert">
-          {userMessage(failure)}{' '}
-          <button type="button" className="button secondary small" onClick={list.refresh}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      {failure !== null ? <RetryAlert error={failure} onRetry={list.refresh} /> : null}
       {total === 0 ? (
         <FeedEmptyState
           family={null}

@@ -11,6 +11,7 @@ import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '.
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
 import { sanitizeDocumentHtml } from './sanitize-html';
+import { RetryAlert } from '../../shell/retry-alert';
 
 /**
  * The preview overlay's contents (overlay-type=preview, 000 §2): the document from doc.get (the
@@ -66,18 +67,7 @@ export function PreviewPanel(props: {
   );
 
   if (error !== null) {
-    return (
-      <div className="form-error" role="alert">
-        {userMessage(error)}{' '}
-        <button
-          type="button"
-          className="button secondary small"
-          onClick={() => setRound((n) => n + 1)}
-        >
-          Try again
-        </button>
-      </div>
-    );
+    return <RetryAlert error={error} onRetry={() => setRound((n) => n + 1)} />;
   }
   if (doc === null) {
     return (

@@ -6,6 +6,7 @@ import { useWindowedList } from '../../lists/use-windowed-list';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
 import { NotificationRow, NOTIFICATION_ROW_HEIGHT } from './notification-row';
+import { RetryAlert } from '../../shell/retry-alert';
 
 /** The API marks at most this many notifications read per call (contract/notifications.ts). */
 const MARK_BATCH = 100;
@@ -64,14 +65,7 @@ export function NotificationsPage() {
           </button>
         ) : null}
       </div>
-      {readError !== null ? (
-        <div className="form-error" role="alert">
-          {userMessage(readError)}{' '}
-          <button type="button" className="button secondary small" onClick={list.refresh}>
-            Try again
-          </button>
-        </div>
-      ) : null}
+      {readError !== null ? <RetryAlert error={readError} onRetry={list.refresh} /> : null}
       {actionError ? (
         <p className="form-error" role="alert">
           {actionError}

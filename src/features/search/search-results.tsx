@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SearchParams, SearchRow } from '../../../contract/search';
-import { userMessage } from '../../lib/user-message';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
 import { sanitizeHighlightHtml } from '../feed/sanitize-html';
@@ -12,6 +11,7 @@ import {
 } from '../feed/result-card';
 import { NO_RESULTS_TEXT, resultCountText } from './search-view';
 import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';
+import { RetryAlert } from '../../shell/retry-alert';
 
 /** Relative dates ("5 min ago") move on this often. */
 const CLOCK_MS = 60_000;
@@ -63,16 +63,7 @@ export function SearchResults(props: {
   return (
     <div className="search-results" aria-busy={list.loading() || undefined}>
       {failure !== null ? (
-        <div className="form-error" role="alert">
-          {userMessage(failure)}{' '}
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => retrySearch(client, props.params, list)}
-          >
-            Try again
-          </button>
-        </div>
+        <RetryAlert error={failure} onRetry={() => retrySearch(client, props.params, list)} />
       ) : null}
       {summary && total !== null ? (
         <p className="search-count" role="status">

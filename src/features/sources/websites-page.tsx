@@ -3,12 +3,12 @@ import { useRouterState } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { ShellLink } from '../../layout/shell-link';
 import { normalizePath, routesFor } from '../../lib/routes';
-import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
 import { PriorityBar } from './priority-bar';
 import { catalogueSections, followedOrder, withFollowed } from './source-rules';
 import { SourceRows } from './source-rows';
 import { useCatalogue, useFollowedSources } from './use-sources';
+import { RetryAlert } from '../../shell/retry-alert';
 
 /**
  * /connect/website: the source catalogue (000 §3) in its groups, each source followable; and
@@ -51,14 +51,7 @@ function Catalogue() {
   const [query, setQuery] = useState('');
   const filterId = useId();
   if (error !== null && catalogue === null) {
-    return (
-      <div className="form-error" role="alert">
-        {userMessage(error)}{' '}
-        <button type="button" className="button secondary small" onClick={reload}>
-          Try again
-        </button>
-      </div>
-    );
+    return <RetryAlert error={error} onRetry={reload} />;
   }
   if (catalogue === null) return <p className="muted">Loading the catalogue…</p>;
   const sections = catalogueSections(withFollowed(catalogue, followed), query);
