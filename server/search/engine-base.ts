@@ -9,7 +9,7 @@ import type {
 } from './engine';
 import { facetOf } from './facet-counts';
 import { forgetWords, prepareBatch, writeShared, type PreparedDocument } from './indexing';
-import type { Matcher } from './matcher';
+import type { FusedOf, Matcher } from './matcher';
 import { plannedSearch } from './planner';
 import { normalizeExpr } from './query';
 import { checkCandidates } from './scope-sql';
@@ -27,6 +27,8 @@ export type EngineParts = {
   /** Removes the full-text rows of documents (search_meta's rows go after, shared). */
   remove(db: Db, seqs: number[]): Promise<void>;
   matcher(db: Db, expr: SearchExpr | null, scope: SearchScope): Matcher;
+  /** Plans in one statement each, where the engine's own planner does better (matcher.ts). */
+  fused?: FusedOf;
   /** Passages matching `expr`, best first, at most `limit`, ids within [lo, hi] when given. */
   passages(
     db: Db,
@@ -139,13 +141,20 @@ export function createEngine(parts: EngineParts): SearchEngine {
     },
     // Every expression is normalized once, here: both engines run the same one.
     search: (db, query) =>
-      plannedSearch(db, { ...query, expr: normalizeExpr(query.expr) }, parts.matcher),
+      plannedSearch(db, { ...query, expr: normalizeExpr(query.expr) }, parts.matcher, parts.fused),
     async passages(db, query) {
       const expr = normalizeExpr(query.expr);
       return expr ? selectPassages(db, { ...query, expr }, parts) : [];
     },
     facet: (db, query, facet, limit) =>
-      facetOf(db, { ...query, expr: normalizeExpr(query.expr) }, facet, limit, parts.matcher),
+      facetOf(
+        db,
+        { ...query, expr: normalizeExpr(query.expr) },
+        facet,
+        limit,
+        parts.matcher,
+        parts.fused,
+      ),
     termDocs,
     similarTerms,
   };

@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema';
 import type { EngineFilter, SearchExpr, SearchScope } from './engine';
-import type { Matcher } from './matcher';
+import type { Fused, FusedOf, Matcher } from './matcher';
 import { planOf } from './planner';
 import { windowOf, windowScale } from './windows';
 import { checkCandidates, type Candidate } from './scope-sql';
@@ -22,18 +22,19 @@ async function answers(
   db: Db,
   q: FacetQuery,
   matcher: Matcher,
+  fused: Fused | null,
 ): Promise<{ rows: Candidate[]; scale: number }> {
   const plan = await planOf(db, q);
   if (!plan) return { rows: [], scale: 1 };
-  if (plan.most <= FACET_EXACT) {
-    return {
-      rows: await checkCandidates(db, await matcher.range(null, null), q.scope, q),
-      scale: 1,
-    };
-  }
+  // Answers from `lo` on: in one statement where the engine can (fused), else matched, then checked.
+  const from = async (lo: number | null) =>
+    fused
+      ? fused.answers(lo, false)
+      : checkCandidates(db, await matcher.range(lo, null), q.scope, q);
+  if (plan.most <= FACET_EXACT) return { rows: await from(null), scale: 1 };
   const { span, width } = await windowOf(db, plan.share.mid, plan.total, FACET_SAMPLE);
   const lo = span.max - width + 1;
-  const rows = await checkCandidates(db, await matcher.range(lo, null), q.scope, q);
+  const rows = await from(lo);
   const scale = lo <= span.min ? 1 : windowScale(span, lo);
   return { rows, scale };
 }
@@ -44,8 +45,10 @@ export async function facetOf(
   facet: 'tags' | 'companies',
   limit: number,
   matcherOf: (db: Db, expr: SearchExpr | null, scope: SearchScope) => Matcher,
+  fusedOf?: FusedOf,
 ): Promise<Array<{ key: string; count: number }>> {
-  const { rows: all, scale } = await answers(db, q, matcherOf(db, q.expr, q.scope));
+  const fused = fusedOf ? fusedOf(db, q) : null;
+  const { rows: all, scale } = await answers(db, q, matcherOf(db, q.expr, q.scope), fused);
   const rows = all.filter((r) => q.tab === null || r.tab === q.tab);
   const groups = new Map<string, { key: string; count: number }>();
   const add = (name: string | null) => {

@@ -1,5 +1,7 @@
+import type { Db } from '../db/schema';
+import type { EngineFilter, SearchExpr, SearchScope } from './engine';
 import type { Candidate } from './scope-sql';
-import type { StreamRow } from './scope-stream';
+import type { Cursor, StreamRow } from './scope-stream';
 
 /** A match and its relevance (higher is better). */
 export type Scored = { seq: number; score: number };
@@ -39,8 +41,28 @@ export interface Fused {
    * are answers (any tab), and how many documents match in all.
    */
   best(k: number): Promise<{ rows: Answer[]; matches: number }>;
-  /** The first `limit` answers in the tab in publication order, and whether that was all. */
-  byTime(dir: 'desc' | 'asc', limit: number): Promise<{ hits: StreamRow[]; exhausted: boolean }>;
-  /** The first `limit` answers in the tab in seq order, and whether that was all. */
-  bySeq(dir: 'desc' | 'asc', limit: number): Promise<{ hits: Candidate[]; exhausted: boolean }>;
+  /**
+   * One chunk of a walk in publication order (walks.ts): the next `limit` documents of the
+   * scope in the tab after `cursor`, those of them that match, and where the chunk ended.
+   */
+  timeChunk(
+    dir: 'desc' | 'asc',
+    cursor: Cursor | null,
+    limit: number,
+  ): Promise<{ hits: StreamRow[]; last: Cursor | null; exhausted: boolean }>;
+  /**
+   * One chunk of a walk in seq order (walks.ts): the next `limit` matches after `after`, those
+   * of them that are answers in the tab, and the chunk's last match.
+   */
+  seqChunk(
+    dir: 'desc' | 'asc',
+    after: number | null,
+    limit: number,
+  ): Promise<{ hits: Candidate[]; last: number | null; exhausted: boolean }>;
 }
+
+/** An engine's fused plans for one query's words, scope and filters. */
+export type FusedOf = (
+  db: Db,
+  q: EngineFilter & { expr: SearchExpr | null; scope: SearchScope },
+) => Fused;

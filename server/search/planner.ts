@@ -3,7 +3,7 @@ import type { Db } from '../db/schema';
 import { countRows, emptyAnswer, inTab, page, type Counted } from './answer-rows';
 import type { EngineAnswer, EngineQuery, SearchExpr, SearchScope } from './engine';
 import { COUNTER_ALL, COUNTER_PUBLIC, counterOfOwner, counterOfSource } from './indexing';
-import type { Matcher } from './matcher';
+import type { Answer, Fused, FusedOf, Matcher } from './matcher';
 import { exprWords, shareBounds, type Share } from './query';
 import { rankedPrefix, windowSearch } from './ranking';
 import { checkCandidates, isEmptyScope } from './scope-sql';
@@ -87,22 +87,25 @@ export async function plannedSearch(
   db: Db,
   q: EngineQuery,
   matcherOf: (db: Db, expr: SearchExpr | null, scope: SearchScope) => Matcher,
+  fusedOf?: FusedOf,
 ): Promise<EngineAnswer> {
   const plan = await planOf(db, q);
   if (!plan) return emptyAnswer(q);
   const { total, share, scopeMax, most } = plan;
   const sort: SearchSort = q.sort === 'relevance' && !q.expr ? 'latest' : q.sort;
   const matcher = matcherOf(db, q.expr, q.scope);
+  // The same plans in one statement each where the engine has them (PostgreSQL).
+  const fused = fusedOf ? fusedOf(db, q) : null;
   const needed = q.offset + q.limit;
   const cost = costs(q.scope);
-  if (/^(size|company|category)_/.test(sort)) return exactSearch(db, q, matcher, sort);
+  if (/^(size|company|category)_/.test(sort)) return exactSearch(db, q, matcher, sort, fused);
   if (sort === 'relevance') {
     if (most * (cost.rank + cost.check) <= plannerTuning.exactMax) {
-      return exactSearch(db, q, matcher, sort);
+      return exactSearch(db, q, matcher, sort, fused);
     }
-    if (most <= plannerTuning.rankAll) return rankedPrefix(db, q, matcher);
+    if (most <= plannerTuning.rankAll) return rankedPrefix(db, q, matcher, fused);
     const window = await windowOf(db, share.mid, total, plannerTuning.sample);
-    return windowSearch(db, q, matcher, window);
+    return windowSearch(db, q, matcher, window, fused);
   }
   // The share of scope documents expected to match: how long a walk runs.
   const expected = Math.min(1, share.mid * Math.max(scopeMax / total, 0.01));
@@ -110,25 +113,24 @@ export async function plannedSearch(
   const walkCost = walked * cost.walk + plannerTuning.sample * cost.check;
   const exactCost = most * (cost.read + cost.check);
   if (exactCost <= Math.max(plannerTuning.exactMax, walkCost)) {
-    return exactSearch(db, q, matcher, sort);
+    return exactSearch(db, q, matcher, sort, fused);
   }
+  const counts = () => sampleCounts(db, q, matcher, share.mid, total, fused);
   if (sort === 'updated_latest' || sort === 'updated_oldest') {
     const dir = sort === 'updated_latest' ? 'desc' : 'asc';
-    const walk = await walkBySeq(db, q, matcher, dir, needed, expected);
-    const counted = walk.exhausted
-      ? countRows(walk.hits, q, 1, true)
-      : await sampleCounts(db, q, matcher, share.mid, total);
+    const walk = await walkBySeq(db, q, matcher, dir, needed, expected, fused);
+    const counted = walk.exhausted ? countRows(walk.hits, q, 1, true) : await counts();
     return { hits: page(walk.hits, q), ...counted };
   }
   // latest, oldest, and the attachment sorts: no document has attachments yet, so with and
   // without attachments both hold every document alike, newest first.
   const dir = sort === 'oldest' ? 'asc' : 'desc';
-  const walk = await walkByTime(db, q, q.expr ? matcher : null, dir, needed, expected);
+  const walk = await walkByTime(db, q, q.expr ? matcher : null, dir, needed, expected, fused);
   // A walk to the end saw every answer in the tab: exact, unless other tabs are counted too.
   const counted =
     walk.exhausted && (q.tab === null || !q.tabCounts)
       ? countRows(walk.hits, q, 1, true)
-      : await sampleCounts(db, q, matcher, share.mid, total);
+      : await counts();
   return { hits: page(walk.hits, q), ...counted };
 }
 
@@ -137,16 +139,26 @@ async function exactSearch(
   q: EngineQuery,
   matcher: Matcher,
   sort: SearchSort,
+  fused: Fused | null,
 ): Promise<EngineAnswer> {
-  const ranked = sort === 'relevance' ? await matcher.scored(null) : null;
-  const scores = ranked ? new Map(ranked.map((r) => [r.seq, r.score])) : null;
+  const rows = fused
+    ? await fused.answers(null, sort === 'relevance')
+    : await checkedMatches(db, q, matcher, sort === 'relevance');
+  const ordered = rows.filter(inTab(q)).sort(compareBy(sort));
+  return { hits: page(ordered, q), ...countRows(rows, q, 1, true) };
+}
+
+/** Every match, ranked when asked, checked against the scope (any tab). */
+async function checkedMatches(
+  db: Db,
+  q: EngineQuery,
+  matcher: Matcher,
+  ranked: boolean,
+): Promise<Answer[]> {
+  const scores = ranked ? new Map((await matcher.scored(null)).map((r) => [r.seq, r.score])) : null;
   const seqs = scores ? [...scores.keys()] : await matcher.range(null, null);
   const rows = await checkCandidates(db, seqs, q.scope, q);
-  const ordered = rows
-    .filter(inTab(q))
-    .map((r) => ({ ...r, score: scores ? (scores.get(r.seq) ?? 0) : null }))
-    .sort(compareBy(sort));
-  return { hits: page(ordered, q), ...countRows(rows, q, 1, true) };
+  return rows.map((r) => ({ ...r, score: scores ? (scores.get(r.seq) ?? 0) : null }));
 }
 
 /** Counts estimated from the newest window holding about `sample` matches (exact if all). */
@@ -156,10 +168,13 @@ async function sampleCounts(
   matcher: Matcher,
   share: number,
   total: number,
+  fused: Fused | null,
 ): Promise<Counted> {
   const { span, width } = await windowOf(db, share, total, plannerTuning.sample);
   const lo = span.max - width + 1;
-  const rows = await checkCandidates(db, await matcher.range(lo, null), q.scope, q);
+  const rows = fused
+    ? await fused.answers(lo, false)
+    : await checkCandidates(db, await matcher.range(lo, null), q.scope, q);
   if (lo <= span.min) return countRows(rows, q, 1, true);
   return countRows(rows, q, windowScale(span, lo), false);
 }

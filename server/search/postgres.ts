@@ -4,7 +4,8 @@ import type { SearchExpr } from './engine';
 import { createEngine } from './engine-base';
 import { passageRows, ROWS_PER_INSERT, type PreparedDocument } from './indexing';
 import type { Matcher } from './matcher';
-import { MAX_LEXEME, positivePart, searchWords, toTsquery } from './query';
+import { postgresFused, tsquery } from './postgres-plans';
+import { MAX_LEXEME, positivePart, searchWords } from './query';
 
 /**
  * The PostgreSQL engine: a tsvector per document (search_meta.tsv) and per passage, each with a
@@ -36,8 +37,6 @@ export function tsvectorOf(title: string, body: string): string {
   // Words are letters and digits only: nothing in them needs escaping inside the quotes.
   return [...lexemes].map(([w, ps]) => `'${w}':${ps.join(',')}`).join(' ');
 }
-
-const tsquery = (expr: SearchExpr) => sql`${toTsquery(expr)}::tsquery`;
 
 function postgresMatcher(db: Db, expr: SearchExpr | null): Matcher {
   const match = expr ? sql`m.tsv @@ ${tsquery(expr)}` : sql`1 = 1`;
@@ -118,6 +117,7 @@ export const postgresEngine = createEngine({
   // The tsvectors live in search_meta's and document_passages' rows, which go after.
   remove: async () => {},
   matcher: (db, expr) => postgresMatcher(db, expr),
+  fused: postgresFused,
   async passages(db, expr, limit, ids) {
     const q = tsquery(expr);
     const wanted = positivePart(expr);

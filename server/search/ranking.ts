@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema';
 import { countRows, inTab, page } from './answer-rows';
 import type { EngineAnswer, EngineQuery } from './engine';
-import type { Matcher } from './matcher';
+import type { Answer, Fused, Matcher } from './matcher';
 import { checkCandidates, type Candidate } from './scope-sql';
 import { compareBy } from './sorts';
 import { windowScale } from './windows';
@@ -28,7 +28,9 @@ export async function rankedPrefix(
   db: Db,
   q: EngineQuery,
   matcher: Matcher,
+  fused: Fused | null,
 ): Promise<EngineAnswer> {
+  if (fused) return fusedPrefix(q, fused);
   const needed = q.offset + q.limit;
   const matches = await matcher.count();
   const rows: Candidate[] = [];
@@ -51,13 +53,31 @@ export async function rankedPrefix(
     checked += part.length;
     if (answers >= needed || best.length < k) break;
   }
+  return prefixAnswer(
+    q,
+    rows.map((r) => ({ ...r, score: scores.get(r.seq) ?? 0 })),
+    matches,
+    checked,
+  );
+}
+
+function prefixAnswer(q: EngineQuery, rows: Answer[], matches: number, checked: number) {
   const all = checked >= matches;
   const counted = countRows(rows, q, all ? 1 : matches / Math.max(1, checked), all);
-  const ordered = rows
-    .filter(inTab(q))
-    .map((r) => ({ ...r, score: scores.get(r.seq) ?? 0 }))
-    .sort(compareBy('relevance'));
+  const ordered = rows.filter(inTab(q)).sort(compareBy('relevance'));
   return { hits: page(ordered, q), ...counted };
+}
+
+/** The same in one statement per k: the index's best k, those in scope, and the matches. */
+async function fusedPrefix(q: EngineQuery, fused: Fused): Promise<EngineAnswer> {
+  const needed = q.offset + q.limit;
+  for (let k = Math.max(SAMPLE_CHECKS, 2 * needed); ; k *= 4) {
+    const { rows, matches } = await fused.best(k);
+    const checked = Math.min(k, matches);
+    if (checked >= matches || rows.filter(inTab(q)).length >= needed) {
+      return prefixAnswer(q, rows, matches, checked);
+    }
+  }
 }
 
 export async function windowSearch(
@@ -65,22 +85,31 @@ export async function windowSearch(
   q: EngineQuery,
   matcher: Matcher,
   first: Window,
+  fused: Fused | null,
 ): Promise<EngineAnswer> {
   const needed = q.offset + q.limit;
   const { span } = first;
   for (let width = first.width; ; width *= 4) {
     const lo = span.max - width + 1;
-    const ranked = await matcher.scored(lo);
-    const scores = new Map(ranked.map((r) => [r.seq, r.score]));
-    const rows = await checkCandidates(db, [...scores.keys()], q.scope, q);
+    const rows = fused ? await fused.answers(lo, true) : await rankedWindow(db, q, matcher, lo);
     const answers = rows.filter(inTab(q));
     const whole = lo <= span.min;
     if (answers.length >= needed || whole) {
       const scale = whole ? 1 : windowScale(span, lo);
-      const ordered = answers
-        .map((r) => ({ ...r, score: scores.get(r.seq) ?? 0 }))
-        .sort(compareBy('relevance'));
+      const ordered = answers.sort(compareBy('relevance'));
       return { hits: page(ordered, q), ...countRows(rows, q, scale, whole) };
     }
   }
+}
+
+/** The window's matches ranked by the index, checked against the scope (any tab). */
+async function rankedWindow(
+  db: Db,
+  q: EngineQuery,
+  matcher: Matcher,
+  lo: number,
+): Promise<Answer[]> {
+  const scores = new Map((await matcher.scored(lo)).map((r) => [r.seq, r.score]));
+  const rows = await checkCandidates(db, [...scores.keys()], q.scope, q);
+  return rows.map((r) => ({ ...r, score: scores.get(r.seq) ?? 0 }));
 }

@@ -29,22 +29,25 @@ const keyset = (unix: RawBuilder<unknown>, seq: RawBuilder<unknown>, dir: Dir, c
 const order = (unix: RawBuilder<unknown>, dir: Dir) =>
   dir === 'desc' ? sql`${unix} DESC, m.seq DESC` : sql`${unix} ASC, m.seq ASC`;
 
-export async function scopeStream(
-  db: Db,
+/**
+ * A chunk of the scope as one SQL query: rows (seq, unix, document_id, tab, and `hit` when
+ * given: an expression over `m` computed for each row) in order, at most `limit`, duplicates
+ * kept; null when the scope has no part.
+ */
+export function streamQuery(
   scope: SearchScope,
   f: EngineFilter,
   dir: Dir,
   cursor: Cursor | null,
   limit: number,
-  /** A condition every row must also pass (PostgreSQL: the full-text match, in each arm). */
-  also?: RawBuilder<unknown>,
-): Promise<{ rows: StreamRow[]; exhausted: boolean }> {
-  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f)} AND ${tabCond(f)}
-    ${also ? sql`AND ${also}` : sql``}`;
+  hit?: RawBuilder<unknown>,
+): RawBuilder<StreamRow & { hit?: boolean }> | null {
+  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f)} AND ${tabCond(f)}`;
+  const columns = sql`m.seq, m.unix, m.document_id, m.tab${hit ? sql`, ${hit} AS hit` : sql``}`;
   const arms: RawBuilder<unknown>[] = [];
   const fromMeta = (where: RawBuilder<unknown>) => {
     const unix = sql.ref('m.unix');
-    arms.push(sql`SELECT m.seq, m.unix, m.document_id, m.tab FROM search_meta m
+    arms.push(sql`SELECT ${columns} FROM search_meta m
       WHERE ${where} AND ${keyset(unix, sql.ref('m.seq'), dir, cursor)} AND ${checks}
       ORDER BY ${order(unix, dir)} LIMIT ${limit}`);
   };
@@ -52,7 +55,7 @@ export async function scopeStream(
     const unix = sql.ref('fe.unix');
     // The feed's own tab column lets a tab search read the feed's tab index.
     const tab = f.tab === null ? sql`1 = 1` : sql`fe.tab = ${f.tab}`;
-    arms.push(sql`SELECT m.seq, m.unix, m.document_id, m.tab FROM feed_entries fe
+    arms.push(sql`SELECT ${columns} FROM feed_entries fe
       JOIN search_meta m ON m.document_id = fe.document_id
       WHERE fe.feed_id = ${feed} AND fe.removed = 0 AND ${tab}
         AND ${keyset(unix, sql.ref('m.seq'), dir, cursor)} AND ${checks}
@@ -67,14 +70,20 @@ export async function scopeStream(
   ];
   if (wide.length) fromMeta(sql`(${sql.join(wide, sql` OR `)})`);
   if (scope.ownedBy) fromMeta(sql`m.owner_user_id = ${scope.ownedBy}`);
-  if (arms.length === 0) return { rows: [], exhausted: true };
+  if (arms.length === 0) return null;
   const union = sql.join(
     arms.map((arm, i) => sql`SELECT * FROM (${arm}) ${sql.raw(`a${i}`)}`),
     sql` UNION ALL `,
   );
-  const outer = dir === 'desc' ? sql`unix DESC, seq DESC` : sql`unix ASC, seq ASC`;
-  const { rows } = await sql<StreamRow>`${union} ORDER BY ${outer} LIMIT ${limit}`.execute(db);
-  // A document in two parts (a followed source's document in a board too) comes once.
+  return sql`${union} ORDER BY ${streamOrder(dir)} LIMIT ${limit}`;
+}
+
+/** The order of a stream's rows (the columns of `streamQuery`). */
+export const streamOrder = (dir: Dir) =>
+  dir === 'desc' ? sql`unix DESC, seq DESC` : sql`unix ASC, seq ASC`;
+
+/** Rows as read, each document once (a followed source's document in a board too). */
+export function distinctRows(rows: StreamRow[]): StreamRow[] {
   const seen = new Set<number>();
   const out: StreamRow[] = [];
   for (const r of rows) {
@@ -83,5 +92,19 @@ export async function scopeStream(
     seen.add(seq);
     out.push({ seq, unix: Number(r.unix), document_id: r.document_id, tab: r.tab });
   }
-  return { rows: out, exhausted: rows.length < limit };
+  return out;
+}
+
+export async function scopeStream(
+  db: Db,
+  scope: SearchScope,
+  f: EngineFilter,
+  dir: Dir,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<{ rows: StreamRow[]; exhausted: boolean }> {
+  const query = streamQuery(scope, f, dir, cursor, limit);
+  if (!query) return { rows: [], exhausted: true };
+  const { rows } = await query.execute(db);
+  return { rows: distinctRows(rows), exhausted: rows.length < limit };
 }

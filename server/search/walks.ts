@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema';
 import type { EngineQuery } from './engine';
-import type { Matcher } from './matcher';
+import type { Fused, Matcher } from './matcher';
 import { checkCandidates, type Candidate } from './scope-sql';
 import { scopeStream, type Cursor, type StreamRow } from './scope-stream';
 
@@ -63,12 +63,22 @@ export async function walkByTime(
   dir: 'desc' | 'asc',
   needed: number,
   share: number,
+  fused: Fused | null,
 ): Promise<{ hits: StreamRow[]; exhausted: boolean }> {
   const cache = new RangeCache();
   const hits: StreamRow[] = [];
   let cursor: Cursor | null = null;
   let chunk = firstChunk(needed, share);
   for (;;) {
+    if (fused) {
+      // The same chunk read and matched in one statement.
+      const step = await fused.timeChunk(dir, cursor, chunk);
+      hits.push(...step.hits);
+      cursor = step.last ?? cursor;
+      if (hits.length >= needed || step.exhausted) return { hits, exhausted: step.exhausted };
+      chunk = Math.min(chunk * 4, CHUNK_MAX);
+      continue;
+    }
     const { rows, exhausted } = await scopeStream(db, q.scope, q, dir, cursor, chunk);
     if (rows.length) {
       const matched = matcher ? await matchRows(matcher, cache, rows, share) : null;
@@ -109,19 +119,38 @@ export async function walkBySeq(
   dir: 'desc' | 'asc',
   needed: number,
   share: number,
+  fused: Fused | null,
 ): Promise<{ hits: Candidate[]; exhausted: boolean }> {
   const hits: Candidate[] = [];
   let after: number | null = null;
   let chunk = firstChunk(needed, share);
   for (;;) {
-    const seqs = await matcher.stream(dir, after, chunk);
-    const rows = (await checkCandidates(db, seqs, q.scope, q)).filter(
-      (r) => q.tab === null || r.tab === q.tab,
-    );
-    hits.push(...rows.sort((a, b) => (dir === 'desc' ? b.seq - a.seq : a.seq - b.seq)));
-    const exhausted = seqs.length < chunk;
-    if (hits.length >= needed || exhausted) return { hits, exhausted };
-    after = seqs[seqs.length - 1];
+    // Fused: the chunk of matches and their check in one statement.
+    const step: Chunk = fused
+      ? await fused.seqChunk(dir, after, chunk)
+      : await checkedChunk(db, q, matcher, dir, after, chunk);
+    hits.push(...step.hits.sort((a, b) => (dir === 'desc' ? b.seq - a.seq : a.seq - b.seq)));
+    if (hits.length >= needed || step.exhausted) return { hits, exhausted: step.exhausted };
+    after = step.last;
     chunk = Math.min(chunk * 4, CHUNK_MAX);
   }
+}
+
+type Chunk = { hits: Candidate[]; last: number | null; exhausted: boolean };
+
+async function checkedChunk(
+  db: Db,
+  q: EngineQuery,
+  matcher: Matcher,
+  dir: 'desc' | 'asc',
+  after: number | null,
+  chunk: number,
+): Promise<Chunk> {
+  const seqs = await matcher.stream(dir, after, chunk);
+  const rows = await checkCandidates(db, seqs, q.scope, q);
+  return {
+    hits: rows.filter((r) => q.tab === null || r.tab === q.tab),
+    last: seqs.length ? seqs[seqs.length - 1] : null,
+    exhausted: seqs.length < chunk,
+  };
 }
