@@ -11,7 +11,14 @@ import { tabInfos } from '../boards/metadata';
 import type { Db } from '../db/schema';
 import { CARD_COLUMNS, toCard, type CardRow } from '../documents/cards';
 import { parseKeywordQuery } from '../documents/keyword-query';
-import type { EngineFilter, EngineHit, SearchEngine, SearchExpr, SearchScope } from './engine';
+import {
+  OPEN_FILTER,
+  type EngineFilter,
+  type EngineHit,
+  type SearchEngine,
+  type SearchExpr,
+  type SearchScope,
+} from './engine';
 import { searchWindow } from './dates';
 import { highlightText, matchTerms } from './highlight';
 import { correctSpelling } from './spell';
@@ -34,16 +41,6 @@ export type SearchKit = {
 /** A scope with no part reads nothing (a user's groups, until groups exist). */
 export const isEmptyScope = (s: SearchScope) =>
   s.feeds.length === 0 && s.sourceIds.length === 0 && !s.publicCorpus && s.ownedBy === null;
-
-/** No narrowing: every document of the scope. */
-export const OPEN_FILTER: EngineFilter = {
-  tab: null,
-  from: null,
-  to: null,
-  companies: null,
-  tags: null,
-  market: null,
-};
 
 /** The filter parts of a request (facets, tab, dates) as the engine takes them. */
 export function engineFilter(

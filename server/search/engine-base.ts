@@ -1,11 +1,11 @@
 import type { Db } from '../db/schema';
-import type {
-  EngineFilter,
-  PassageHit,
-  PassageQuery,
-  SearchEngine,
-  SearchExpr,
-  SearchScope,
+import {
+  OPEN_FILTER,
+  type PassageHit,
+  type PassageQuery,
+  type SearchEngine,
+  type SearchExpr,
+  type SearchScope,
 } from './engine';
 import { facetOf } from './facet-counts';
 import { forgetWords, prepareBatch, writeShared, type PreparedDocument } from './indexing';
@@ -38,15 +38,6 @@ export type EngineParts = {
   ): Promise<Array<{ id: number; score: number }>>;
 };
 
-const NO_FILTER: EngineFilter = {
-  tab: null,
-  from: null,
-  to: null,
-  companies: null,
-  tags: null,
-  market: null,
-};
-
 const seqOfPassage = (id: number) => Math.floor(id / 1024);
 
 /** Passages within the scope (and the given documents), best first. */
@@ -66,7 +57,7 @@ async function selectPassages(db: Db, q: PassageQuery, parts: EngineParts): Prom
       db,
       docs.map((d) => Number(d.seq)),
       q.scope,
-      NO_FILTER,
+      OPEN_FILTER,
     );
     for (const { seq } of allowed) {
       found.push(
@@ -79,7 +70,7 @@ async function selectPassages(db: Db, q: PassageQuery, parts: EngineParts): Prom
       const ranked = await parts.passages(db, q.expr, k, null);
       const seqs = [...new Set(ranked.map((p) => seqOfPassage(p.id)))];
       const allowed = new Set(
-        (await checkCandidates(db, seqs, q.scope, NO_FILTER)).map((r) => r.seq),
+        (await checkCandidates(db, seqs, q.scope, OPEN_FILTER)).map((r) => r.seq),
       );
       found = ranked.filter((p) => allowed.has(seqOfPassage(p.id)));
       if (found.length >= limit || ranked.length < k) break;

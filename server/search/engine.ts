@@ -48,6 +48,16 @@ export type EngineFilter = {
   market: Market | null;
 };
 
+/** No narrowing: every document of the scope. */
+export const OPEN_FILTER: EngineFilter = {
+  tab: null,
+  from: null,
+  to: null,
+  companies: null,
+  tags: null,
+  market: null,
+};
+
 export type EngineQuery = EngineFilter & {
   expr: SearchExpr | null;
   scope: SearchScope;
