@@ -28,7 +28,7 @@ import { mb } from './search-size';
  * engine) decide the exit code. Nothing is cached between runs.
  *
  * SEARCH_BENCH_DOCS sets the corpus size (default 1,000,000); SEARCH_BENCH_PG_DOCS
- * PostgreSQL's (default 250,000, or the corpus size if smaller); SEARCH_BENCH_PG=0 skips it.
+ * PostgreSQL's (default: the same corpus); SEARCH_BENCH_PG=0 skips it.
  */
 
 const count = (name: string, fallback: number) => {
@@ -42,7 +42,7 @@ const count = (name: string, fallback: number) => {
 
 const DOCS = count('SEARCH_BENCH_DOCS', 1_000_000);
 /** PostgreSQL builds at about half SQLite's rate here: a quarter of the corpus by default. */
-const PG_DOCS = count('SEARCH_BENCH_PG_DOCS', Math.min(DOCS, 250_000));
+const PG_DOCS = count('SEARCH_BENCH_PG_DOCS', DOCS);
 
 type Goal = { what: string; ok: (f: Figures) => boolean; value: (f: Figures) => string };
 
