@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
-import { followSearchFixture, search, writeSearchFixture } from './search-api-fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STORAGES, type Harness } from './harness';
+import { search, useSearchFixture } from './search-api-fixture';
 
 describe.each(STORAGES)('search calls refusing bad bodies on %s', (storage) => {
+  const fixture = useSearchFixture(storage);
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await createHarness(storage, { seed: false });
-    await writeSearchFixture(h);
-    ({ token } = await newUser(h));
-    await followSearchFixture(h, token);
-  });
-  afterAll(async () => {
-    await h?.close();
+  beforeAll(() => {
+    h = fixture.h();
+    token = fixture.token();
   });
 
   it('refuses bad bodies with a 400 naming the field', async () => {

@@ -1,5 +1,6 @@
-import { addDocs, follow, news } from './documents-helpers';
-import type { Harness } from './harness';
+import { afterAll, beforeAll } from 'vitest';
+import { addDocs, follow, news, newUser } from './documents-helpers';
+import { createHarness, type Harness, type Storage } from './harness';
 
 /**
  * The corpus the search API suites read, written once per harness through insertDocuments
@@ -121,3 +122,22 @@ export const search = (h: Harness, token: string | undefined, body: unknown, pat
 /** The titles of an answer's results, in order. */
 export const titlesOf = (res: { body: { results: Array<{ title_label: string }> } }) =>
   res.body.results.map((r) => r.title_label);
+
+/**
+ * A suite's harness on `storage` with the fixture written and followed by a new user: call in a
+ * describe block; the getters answer once beforeAll ran.
+ */
+export function useSearchFixture(storage: Storage) {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await createHarness(storage, { seed: false });
+    await writeSearchFixture(h);
+    ({ token } = await newUser(h));
+    await followSearchFixture(h, token);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  return { h: () => h, token: () => token };
+}

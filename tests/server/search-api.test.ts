@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
-import {
-  followSearchFixture,
-  NEWEST_FIRST,
-  search,
-  titlesOf,
-  writeSearchFixture,
-} from './search-api-fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STORAGES, type Harness } from './harness';
+import { NEWEST_FIRST, search, titlesOf, useSearchFixture } from './search-api-fixture';
 
 const tab = (key: string, label: string, data: number, icon: string) => ({
   key,
@@ -17,16 +10,12 @@ const tab = (key: string, label: string, data: number, icon: string) => ({
 });
 
 describe.each(STORAGES)('search calls on %s', (storage) => {
+  const fixture = useSearchFixture(storage);
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await createHarness(storage, { seed: false });
-    await writeSearchFixture(h);
-    ({ token } = await newUser(h));
-    await followSearchFixture(h, token);
-  });
-  afterAll(async () => {
-    await h?.close();
+  beforeAll(() => {
+    h = fixture.h();
+    token = fixture.token();
   });
 
   it('answers results as cards with labels, highlights, spans, passage and score', async () => {

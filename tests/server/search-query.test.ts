@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
-import { followSearchFixture, search, titlesOf, writeSearchFixture } from './search-api-fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STORAGES, type Harness } from './harness';
+import { search, titlesOf, useSearchFixture } from './search-api-fixture';
 
 /**
  * The query language over HTTP (issue 7 §4): any input answers 200 with results or an empty
  * list (or a 400 past 5000 characters), never a 500, and nothing reaches an engine as syntax.
  */
 describe.each(STORAGES)('search query language on %s', (storage) => {
+  const fixture = useSearchFixture(storage);
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await createHarness(storage, { seed: false });
-    await writeSearchFixture(h);
-    ({ token } = await newUser(h));
-    await followSearchFixture(h, token);
-  });
-  afterAll(async () => {
-    await h?.close();
+  beforeAll(() => {
+    h = fixture.h();
+    token = fixture.token();
   });
 
   const titles = async (q: string, extra: object = {}) => {

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
-import { followSearchFixture, search, titlesOf, writeSearchFixture } from './search-api-fixture';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STORAGES, type Harness } from './harness';
+import { search, titlesOf, useSearchFixture } from './search-api-fixture';
 
 /** Spelling correction from the index's own vocabulary (issue 7 §2). */
 describe.each(STORAGES)('search spelling on %s', (storage) => {
+  const fixture = useSearchFixture(storage);
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await createHarness(storage, { seed: false });
-    await writeSearchFixture(h);
-    ({ token } = await newUser(h));
-    await followSearchFixture(h, token);
-  });
-  afterAll(async () => {
-    await h?.close();
+  beforeAll(() => {
+    h = fixture.h();
+    token = fixture.token();
   });
 
   it('corrects a misspelt word to the word the index holds, and searches that', async () => {
