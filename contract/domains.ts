@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assistant } from './assistant';
 import { auth } from './auth';
 import { boards } from './boards';
 import type { DomainContract } from './define';
@@ -29,6 +30,7 @@ export const domains = {
   sources,
   boards,
   search,
+  assistant,
 } as const;
 
 type Domain = (typeof domains)[keyof typeof domains];

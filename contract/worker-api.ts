@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChatUpdate } from './assistant';
 import { SessionState } from './auth';
 import { allOps, StoreName } from './domains';
 import { FeatureFlags, Preferences } from './user';
@@ -44,6 +45,11 @@ export const WorkerEvent = z.discriminatedUnion('type', [
     store: StoreName,
     keys: z.array(z.string()).nullable(),
   }),
+  /**
+   * A chat this tab watches (ask.watch) moved: at most one per session per frame, to the
+   * watching tabs only.
+   */
+  z.object({ type: z.literal('ask'), sessionId: z.string(), update: ChatUpdate }),
   z.object({ type: z.literal('outbox'), pending: z.number().int().nonnegative() }),
   z.object({ type: z.literal('online'), online: z.boolean() }),
   z.object({
