@@ -381,6 +381,8 @@ export const ChatBotMessage = z.object({
   id: z.string(),
   prompt: z.string(),
   mode: AskMode,
+  /** Asked with pro=true (the answer shows a PRO badge); absent when not known. */
+  pro: z.boolean().optional(),
   /** loading: before the first chunk; streaming; citing; then done, stopped or error. */
   phase: z.enum(['loading', 'streaming', 'citing', 'done', 'stopped', 'error']),
   streamingAnswer: z.string(),

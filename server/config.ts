@@ -1,4 +1,5 @@
 import { DEFAULT_PRODUCT } from '../contract/constants';
+import type { LlmConfig } from './context';
 import { defaultMailFrom } from './mailer';
 
 /** What `npm start` reads from the environment (see README). */
@@ -27,6 +28,8 @@ export type Config = {
      */
     presetBaseUrl?: string;
   };
+  /** LLM_BASE_URL (+ LLM_MODEL, LLM_API_KEY): the assistant's model; unset, it extracts. */
+  llm?: LlmConfig;
 };
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +71,22 @@ const baseUrl = (env: Env, name: string): string | undefined => {
   return raw.replace(/\/+$/, '');
 };
 
+/** LLM_MODEL names the model at LLM_BASE_URL; either without the other is a mistake. */
+const llm = (env: Env): LlmConfig | undefined => {
+  const url = baseUrl(env, 'LLM_BASE_URL');
+  const model = text(env, 'LLM_MODEL');
+  const apiKey = text(env, 'LLM_API_KEY');
+  if (!url) {
+    const stray = model ? 'LLM_MODEL' : apiKey ? 'LLM_API_KEY' : null;
+    if (stray) throw new Error(`${stray} is set but LLM_BASE_URL is not`);
+    return undefined;
+  }
+  if (!model) {
+    throw new Error('LLM_MODEL must name the model to use at LLM_BASE_URL (e.g. gpt-4o-mini)');
+  }
+  return apiKey ? { baseUrl: url, model, apiKey } : { baseUrl: url, model };
+};
+
 /** Parses the environment; a bad value throws an error naming the variable. */
 export const readConfig = (env: Env = process.env): Config => {
   const product = text(env, 'PRODUCT') ?? DEFAULT_PRODUCT;
@@ -96,5 +115,6 @@ export const readConfig = (env: Env = process.env): Config => {
       leaseMs: integer(env, 'INGEST_LEASE_SECONDS', 60, 1, 86_400) * 1000,
       presetBaseUrl: baseUrl(env, 'PRESET_BASE_URL'),
     },
+    llm: llm(env),
   };
 };

@@ -25,6 +25,12 @@ export const DEFAULT_CHANGE_RETENTION: ChangeRetention = {
   maxAgeMs: 30 * 24 * 3600 * 1000,
 };
 
+/**
+ * An OpenAI-compatible chat completions endpoint for the assistant (LLM_BASE_URL, LLM_MODEL,
+ * LLM_API_KEY): `baseUrl` such as http://localhost:11434/v1, without a trailing slash.
+ */
+export type LlmConfig = { baseUrl: string; model: string; apiKey?: string };
+
 /** Everything the app needs, injected (see createApp). */
 export type AppDeps = {
   db: Kysely<Database>;
@@ -56,6 +62,8 @@ export type AppDeps = {
    * check before it is refused (real time; see auth/sign-in-throttle.ts). Default 5000 ms.
    */
   signInWaitMs?: number;
+  /** The assistant answers with this model when set; with the extractive answerer otherwise. */
+  llm?: LlmConfig;
 };
 
 /** The caller, when the `token` header holds a live id token. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import { createApp } from './app';
-import type { AppDeps, ChangeRetention, ServerMetrics } from './context';
+import type { AppDeps, ChangeRetention, LlmConfig, ServerMetrics } from './context';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
@@ -41,6 +41,8 @@ export type StartOptions = {
   trustProxy?: boolean;
   /** The change log's bound (see context.ts); tests ask for a small one. */
   changeRetention?: ChangeRetention;
+  /** The assistant's model (LLM_BASE_URL...); unset, the extractive answerer answers. */
+  llm?: LlmConfig;
   /**
    * The ingestion runner (server/ingest/runner.ts), on by default; `false` leaves it idle
    * (`ingest.runDue()` still runs due jobs on demand). `allowPrivate` defaults to
@@ -119,6 +121,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     metrics,
     trustProxy: opts.trustProxy ?? false,
     changeRetention: opts.changeRetention,
+    llm: opts.llm,
   };
   const maintain = () => runMaintenance(deps);
 

@@ -57,7 +57,8 @@ export type PathRequest = RequestBase & {
   params?: Record<string, string>;
   /** Whether it carries the session's token (and so falls under the no-token and 403 rules). */
   auth: boolean;
-  query?: Record<string, QueryValue>;
+  /** An array is the parameter repeated (`document_id=a&document_id=b`). */
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
   json?: unknown;
 };
 
@@ -113,11 +114,14 @@ export function resolveRequest(
   };
 }
 
-const queryString = (query: unknown) => {
+/** The query string; an array value repeats its parameter once per item, in order. */
+export const queryString = (query: unknown) => {
   if (!query || typeof query !== 'object') return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.set(key, String(value));
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) params.append(key, String(item));
+    }
   }
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -120,6 +120,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     signal: signal.current,
     reads,
     emit: tabs.broadcast,
+    deliver: tabs.send,
     track,
     variant: tabs.variant,
     claimAnalytics: session.claimAnalytics,

@@ -32,6 +32,11 @@ export type DomainContext<S extends string = string> = {
   reads: ReadKit<S>;
   /** To every tab. */
   emit(event: WorkerEvent): void;
+  /**
+   * To one connection only (an op's `conn`: the tab that asked); false once it is gone, so a
+   * domain keeping connections (a chat's watchers) forgets it.
+   */
+  deliver(conn: Connection, event: WorkerEvent): boolean;
   /** Background work the worker waits for on close (its failure is logged, not thrown). */
   track(work: Promise<unknown>): void;
   /** The variant background work carries (a visible tab's). */

@@ -40,6 +40,11 @@ export type TabRegistry = {
   tabIds(): string[];
   /** To every subscribed connection, optionally except one tab. */
   broadcast(event: WorkerEvent, exceptTab?: string | null): void;
+  /**
+   * To one connection (the tab that asked for it, e.g. a chat it watches); false once that
+   * connection is gone (dropped, said bye, or the worker closed), so the caller forgets it.
+   */
+  send(conn: Connection, event: WorkerEvent): boolean;
   close(): void;
 };
 
@@ -178,6 +183,11 @@ export function createTabRegistry(deps: {
         if (exceptTab && conn.tabId === exceptTab) continue;
         deliver(conn, event);
       }
+    },
+    send(conn, event) {
+      if (!connections.has(conn)) return false;
+      deliver(conn, event);
+      return true;
     },
     close() {
       for (const conn of [...connections]) {

@@ -1,0 +1,112 @@
+import {
+  HOME_ID,
+  universeId,
+  type AskQuery,
+  type SessionMetadata,
+  type SessionType,
+} from '../../contract/assistant';
+import { ownBoard } from '../boards/queries';
+import type { Db } from '../db/schema';
+import { visibleDocuments } from '../documents/queries';
+import { ApiError } from '../errors';
+import type { SearchScope } from '../search/engine';
+import { searchScope } from '../search/scope';
+import { findVisible } from '../sources/queries';
+
+/**
+ * Where a question is answered from, decided before the stream starts (a scope the user may
+ * not read is a JSON 404, like every other call). The parts come from search/scope.ts
+ * (`searchScope`, THE scope function), the most specific first: documents, a source, a group
+ * (channel), the web (`{product}_universe`: the public corpus), a feed; else (`home` or
+ * nothing) "My Data", what the user follows and owns.
+ */
+export type AskTarget = {
+  scope: SearchScope;
+  /** Only passages of these documents (document scope); null: any in the scope. */
+  documentIds: string[] | null;
+  type: SessionType;
+  metadata: SessionMetadata;
+  /** Where the steps say the search ran: "your data", "the feed “Rates”"... */
+  label: string;
+};
+
+export type Viewer = { userId: string; product: string };
+
+const quoted = (s: string) => `“${s}”`;
+
+export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promise<AskTarget> {
+  const { userId, product } = viewer;
+  const meta = (type: SessionType, extra: Partial<SessionMetadata> = {}): SessionMetadata => ({
+    type,
+    board_id: q.board_id ?? null,
+    channel_id: q.channel_id ?? null,
+    document_id: [],
+    source: q.source ?? null,
+    report_id: null,
+    ...extra,
+  });
+  const ids = [...new Set(q.document_id ?? [])];
+  if (ids.length > 0) {
+    const rows = await visibleDocuments(db, userId)
+      .select(['d.id', 'd.title'])
+      .where('d.id', 'in', ids)
+      .execute();
+    const titles = new Map(rows.map((r) => [r.id, r.title]));
+    const missing = ids.find((id) => !titles.has(id));
+    if (missing) throw new ApiError(404, 'not_found', `no such document: ${missing}`);
+    return {
+      // A document the user may see is in what they follow or own: their data's scope.
+      scope: await searchScope(db, viewer, {}),
+      documentIds: ids,
+      type: 'document',
+      metadata: meta('document', { document_id: ids }),
+      label: ids.length === 1 ? quoted(titles.get(ids[0])!) : `${ids.length} documents`,
+    };
+  }
+  if (q.source !== undefined) {
+    const scope = await searchScope(db, viewer, { source: q.source });
+    const source = await findVisible(db, userId, q.source);
+    return {
+      scope,
+      documentIds: null,
+      type: 'source',
+      metadata: meta('source'),
+      label: `the source ${quoted(source?.label ?? q.source)}`,
+    };
+  }
+  if (q.channel_id !== undefined) {
+    return {
+      scope: await searchScope(db, viewer, { channel_id: q.channel_id }),
+      documentIds: null,
+      type: 'channel',
+      metadata: meta('channel'),
+      label: 'your group',
+    };
+  }
+  if (q.board_id === universeId(product)) {
+    return {
+      scope: { viewerId: userId, feeds: [], sourceIds: [], publicCorpus: true, ownedBy: null },
+      documentIds: null,
+      type: 'web',
+      metadata: meta('web'),
+      label: 'the web',
+    };
+  }
+  if (q.board_id !== undefined && q.board_id !== HOME_ID) {
+    const board = await ownBoard(db, userId, q.board_id);
+    return {
+      scope: await searchScope(db, viewer, { board_id: q.board_id }),
+      documentIds: null,
+      type: 'feed',
+      metadata: meta('feed'),
+      label: `the feed ${quoted(board.name)}`,
+    };
+  }
+  return {
+    scope: await searchScope(db, viewer, {}),
+    documentIds: null,
+    type: 'all',
+    metadata: meta('all'),
+    label: 'your data',
+  };
+}

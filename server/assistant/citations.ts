@@ -1,0 +1,93 @@
+import {
+  citationPreviewHref,
+  documentLinkKey,
+  type AnswerSentence,
+  type AskSearchResult,
+  type Citation,
+} from '../../contract/assistant';
+import type { SearchExpr } from '../search/engine';
+import { highlightText, matchTerms } from '../search/highlight';
+import { splitPassages } from '../search/passages';
+import { wordForms } from '../search/query';
+import type { AnsweredSentence, RetrievedPassage } from './answerer';
+import type { AskDocument } from './retrieve';
+
+/**
+ * What an answer's DONE carries besides its text: each cited passage as a full Citation (001
+ * §3), and each document read as a search result with highlights. Access goes through the
+ * document's source (access_key = its source id, as on result cards); sharing does not exist
+ * yet (public_access_key null); no document has page positions until uploads arrive
+ * (document_highlight null, highlighted_coordinates empty).
+ */
+
+export function citationOf(
+  product: string,
+  passage: RetrievedPassage,
+  doc: AskDocument,
+  spans: AnsweredSentence['cites'][number]['spans'],
+  channelId: string | null,
+): Citation {
+  const base = {
+    id: String(passage.n),
+    document_id: doc.id,
+    public_access_key: null,
+    access_key: doc.source_id,
+    source: doc.source_key,
+    category_tab: doc.category_tab,
+    channel_id: channelId,
+    mime_type: doc.mime_type,
+    document_highlight: null,
+    url: doc.url,
+    title_label: doc.title,
+    source_label: doc.source_label,
+    unix: doc.unix,
+    content_only: doc.url === null,
+    highlight_indexes: spans.map((s) => ({ start: s.start, end: s.end })),
+    context: passage.text,
+    passage: { start: passage.start, end: passage.end },
+  };
+  return { ...base, [documentLinkKey(product)]: citationPreviewHref(base) };
+}
+
+/** The answer's sentences with their cites made Citations; a cite of no passage is dropped. */
+export function citedSentences(
+  product: string,
+  sentences: readonly AnsweredSentence[],
+  passages: readonly RetrievedPassage[],
+  documents: ReadonlyMap<string, AskDocument>,
+  channelId: string | null,
+): AnswerSentence[] {
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  return sentences.map((s) => ({
+    sentence: s.sentence,
+    citations: s.cites.flatMap((cite) => {
+      const passage = byN.get(cite.n);
+      const doc = passage && documents.get(passage.document_id);
+      return passage && doc ? [citationOf(product, passage, doc, cite.spans, channelId)] : [];
+    }),
+  }));
+}
+
+/** A document as a search-mode result, highlighted for the expression's words. */
+export function searchResultOf(doc: AskDocument, expr: SearchExpr | null): AskSearchResult {
+  const terms = matchTerms(expr, wordForms);
+  const lit = highlightText(
+    doc.plain_text,
+    terms,
+    terms.length ? splitPassages(doc.plain_text) : [],
+  );
+  return {
+    document_id: doc.id,
+    mime_type: doc.mime_type,
+    title_label: doc.title,
+    source_label: doc.source_label,
+    source: doc.source_key,
+    category_tab: doc.category_tab,
+    access_key: doc.source_id,
+    unix: doc.unix,
+    url: doc.url,
+    highlights: lit.highlights,
+    highlight_indexes: lit.highlight_indexes,
+    highlighted_coordinates: [],
+  };
+}

@@ -1,0 +1,86 @@
+import { searchWords } from '../search/query';
+import type { RetrievedPassage } from './answerer';
+import type { QuestionTerm } from './words';
+import { isStopWord } from './words';
+
+/**
+ * Follow-up questions from what was retrieved, never from anything else: the titles of the
+ * documents read, and the terms those passages repeat that the question did not ask about.
+ * A question names only what the documents named, so it asks; it never states a fact.
+ */
+
+export const MAX_FOLLOWUPS = 3;
+const TITLE_CHARS = 60;
+
+/** A title short enough for a question: parentheses (filer numbers) out, cut at a word. */
+export function shortTitle(title: string): string {
+  const plain = title
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s\-–—:|,]+$/, '')
+    .trim();
+  if (plain.length <= TITLE_CHARS) return plain;
+  const cut = plain.slice(0, TITLE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 20 ? cut.slice(0, space) : cut).replace(/[\s\-–—:|,]+$/, '')}…`;
+}
+
+const isTopicWord = (w: string) => w.length >= 4 && /^\p{L}+$/u.test(w) && !isStopWord(w);
+
+/**
+ * The term the passages repeat most that the question does not hold: a pair of words in a
+ * row ("supply chain") when one comes twice or more, else a single word that does.
+ */
+export function repeatedTerm(
+  texts: readonly string[],
+  asked: readonly QuestionTerm[],
+): string | null {
+  const askedForms = new Set(asked.flatMap((t) => [...t.forms]));
+  const pairs = new Map<string, number>();
+  const singles = new Map<string, number>();
+  for (const text of texts) {
+    const words = searchWords(text);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (!isTopicWord(w) || askedForms.has(w)) continue;
+      singles.set(w, (singles.get(w) ?? 0) + 1);
+      const next = words[i + 1];
+      if (next && isTopicWord(next) && !askedForms.has(next)) {
+        const pair = `${w} ${next}`;
+        pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+      }
+    }
+  }
+  const top = (counts: Map<string, number>) =>
+    [...counts]
+      .filter(([, n]) => n >= 2)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+  return top(pairs) ?? top(singles);
+}
+
+/**
+ * Up to MAX_FOLLOWUPS questions: more on a term the cited passages repeat, the same question
+ * of another document read, and the main points of the best document.
+ */
+export function followupsFor(
+  terms: readonly QuestionTerm[],
+  cited: readonly RetrievedPassage[],
+  read: readonly RetrievedPassage[],
+): string[] {
+  const lead = cited[0];
+  if (!lead) return [];
+  const out: string[] = [];
+  const topic = terms
+    .slice(0, 4)
+    .map((t) => t.word)
+    .join(' ');
+  const term = repeatedTerm(
+    cited.map((p) => p.text),
+    terms,
+  );
+  if (term) out.push(`What does “${shortTitle(lead.title)}” say about ${term}?`);
+  const other = read.find((p) => p.document_id !== lead.document_id && shortTitle(p.title));
+  if (other && topic) out.push(`What does “${shortTitle(other.title)}” say about ${topic}?`);
+  out.push(`What are the key points of “${shortTitle(lead.title)}”?`);
+  return [...new Set(out)].slice(0, MAX_FOLLOWUPS);
+}

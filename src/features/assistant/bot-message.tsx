@@ -1,0 +1,129 @@
+import { memo, useCallback } from 'react';
+import type { AskStep } from '../../../contract/assistant';
+import type { BotView } from '../../state/assistant-chat';
+import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW } from './assistant-texts';
+import { AskSearchResults } from './ask-search-results';
+import { citationsOf } from './citations';
+import { CopyButton, FeedbackControls } from './message-actions';
+import { SourcesList } from './sources-list';
+import { CitationContext, StreamingMarkdown } from './streaming-markdown';
+import { useWaitingText } from './timed-text';
+import { useCitationLinks } from './use-citation-links';
+
+const FINISHED = new Set(['done', 'stopped', 'error']);
+
+/** The assistant's avatar: a star that turns while it is answering. */
+export function BotAvatar(props: { busy: boolean }) {
+  return (
+    <span className="bot-avatar" aria-hidden="true" data-busy={props.busy || undefined}>
+      <span className="bot-star">✦</span>
+    </span>
+  );
+}
+
+function Steps(props: { steps: readonly AskStep[] }) {
+  if (props.steps.length === 0) return null;
+  return (
+    <ol className="ask-steps" aria-label="Steps">
+      {props.steps.map((step) => (
+        <li key={step.id} data-loading={step.loading || undefined}>
+          <span className="ask-step-icon" aria-hidden="true">
+            {step.loading ? '◌' : '✓'}
+          </span>
+          {step.text}
+          {step.loading ? <span className="visually-hidden"> (in progress)</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function WaitingText() {
+  const text = useWaitingText(true);
+  return (
+    <p className="waiting-text" role="status">
+      {text}
+    </p>
+  );
+}
+
+/** The answer quality notices (001 §4 "Answer quality notices"). */
+function QualityNotice(props: { quality: string }) {
+  if (props.quality === 'LOW') return <p className="ask-notice">{NOTICE_LOW}</p>;
+  if (props.quality === 'GENERATIVE') return <p className="ask-notice">{NOTICE_GENERATIVE}</p>;
+  return null;
+}
+
+/**
+ * One answer: its steps, the waiting text until the first words, the streamed markdown with
+ * citation markers, search results in search mode, the quality notices, the error bubble, the
+ * sources, follow-up questions and the copy and feedback actions. Memoised: while another
+ * message streams this one does not render.
+ */
+export const BotMessage = memo(function BotMessage(props: {
+  message: BotView;
+  onAsk: (question: string) => void;
+}) {
+  const { message, onAsk } = props;
+  const { data, phase } = message;
+  const finished = FINISHED.has(phase);
+  const links = useCitationLinks(data);
+  const text = message.text;
+  const copyText = useCallback(() => text.text, [text]);
+  const search = data?.answer_type === 'SEARCH';
+  const followUps = phase === 'done' ? (data?.followup_questions ?? []) : [];
+
+  return (
+    <article className="chat-message bot" aria-label="Answer">
+      <BotAvatar busy={!finished} />
+      <div className="chat-bubble">
+        {message.pro ? (
+          <span className="pro-badge" title="Pro answer">
+            PRO
+          </span>
+        ) : null}
+        <Steps steps={message.intermediateSteps} />
+        {phase === 'loading' ? <WaitingText /> : null}
+        <CitationContext.Provider value={links}>
+          {text.tail.trim() || text.blocks.length > 0 ? <StreamingMarkdown state={text} /> : null}
+          {phase === 'citing' ? (
+            <p className="muted" role="status">
+              Adding citations…
+            </p>
+          ) : null}
+          {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
+          {phase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
+          {phase === 'error' ? (
+            <p className="error-bubble" role="alert">
+              {ERROR_BUBBLE}
+            </p>
+          ) : null}
+          {message.generatingStopped ? <p className="muted">Stopped generating.</p> : null}
+          {!search ? <SourcesList citations={citationsOf(data)} /> : null}
+        </CitationContext.Provider>
+        {followUps.length > 0 ? (
+          <div className="ask-followups" role="group" aria-label="Follow-up questions">
+            {followUps.map((question) => (
+              <button
+                key={question}
+                type="button"
+                className="chip"
+                onClick={() => onAsk(question)}
+              >
+                {question}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {finished && phase !== 'error' ? (
+          <div className="ask-actions">
+            <CopyButton text={copyText} />
+            {data?.message_id ? (
+              <FeedbackControls messageId={data.message_id} given={message.feedback} />
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </article>
+  );
+});

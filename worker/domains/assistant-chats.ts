@@ -1,0 +1,169 @@
+import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../contract/assistant';
+import type { Variant } from '../../contract/worker-api';
+import { ApiError } from '../api-client';
+import type { Mirror } from '../mirror';
+import type { Connection } from '../tabs';
+import { createLiveUpdates, lastBot, newLive, type LiveChat } from './assistant-live';
+import {
+  chatOf,
+  keptMessages,
+  readMessages,
+  serverSessionWrites,
+  SESSIONS,
+  type Ctx,
+  type S,
+} from './assistant-store';
+
+/**
+ * The worker's chats: one per session id, in memory while a tab watches it or a question of
+ * it streams (assistant-ask.ts), else in the mirror. A tab watching a chat gets it at once
+ * (from memory, the mirror, or the server) and then its updates; a chat read from the mirror
+ * is compared with the server's behind it.
+ */
+
+export type Run = { controller: AbortController; messageId: string; ended: boolean };
+export type Entry = LiveChat & { run: Run | null };
+
+export type Chats = {
+  ctx: Ctx;
+  lives: Map<string, Entry>;
+  loading: Map<string, Promise<Entry | null>>;
+  updates: ReturnType<typeof createLiveUpdates>;
+};
+
+/** Per workspace: its mirror is the one object every part of a workspace shares. */
+const workspaces = new WeakMap<object, Chats>();
+
+export function chatsOf(ctx: Ctx): Chats {
+  let chats = workspaces.get(ctx.mirror);
+  if (!chats) {
+    const updates = createLiveUpdates({ clock: ctx.clock, deliver: ctx.deliver });
+    chats = { ctx, lives: new Map(), loading: new Map(), updates };
+    workspaces.set(ctx.mirror, chats);
+  }
+  return chats;
+}
+
+/** The chats of the workspace whose mirror this is, if it has any (store watchers). */
+export const chatsOfMirror = (mirror: object) => workspaces.get(mirror);
+
+/** The server's session, or null when it has none under this id. */
+export async function fetchSession(ctx: Ctx, id: string, variant: Variant, background: boolean) {
+  return ctx.reads.once(`ask.session\u0000${id}`, async () => {
+    try {
+      return await ctx.client.call('askSession', {
+        params: { id },
+        variant,
+        background,
+        signal: ctx.signal(),
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  });
+}
+
+const content = (messages: ChatMessage[]) =>
+  JSON.stringify(
+    messages.flatMap((m) => (m.type === 'bot' ? [[m.prompt, m.streamingAnswer, m.phase]] : [])),
+  );
+
+/**
+ * Keeps the server's session in the mirror, unless it lacks exchanges the mirror or the chat
+ * holds (`local`): the server keeps a stopped answer once it has noticed the stop, which may
+ * be after this worker asked.
+ */
+export async function keepServerSession(
+  ctx: Ctx,
+  mirror: Mirror<S>,
+  session: AskSession,
+  local = 0,
+) {
+  const owner = ctx.owner();
+  const held = await readMessages(mirror, session.id);
+  const known = Math.max(held.length, local);
+  if (!owner || known > session.state.messages.length) return false;
+  await ctx.reads.store(await serverSessionWrites(mirror, session), owner);
+  return true;
+}
+
+/** Puts `title` on the chat: with the stream's next patch, or a patch of its own. */
+export function setTitle(chats: Chats, entry: Entry, title: string) {
+  if (!title || entry.chat.title === title) return;
+  const run = entry.run && !entry.run.ended ? entry.run : null;
+  const bot = run ? { id: run.messageId } : lastBot(entry.chat);
+  if (bot) chats.updates.queue(entry, { messageId: bot.id, title }, run === null);
+  else chats.updates.reset(entry, (chat) => ({ ...chat, title }));
+}
+
+/** The server's version of a chat no question streams in now, sent to its watchers if it moved. */
+function revalidate(chats: Chats, entry: Entry) {
+  const { ctx } = chats;
+  const id = entry.chat.sessionId;
+  const work = fetchSession(ctx, id, ctx.variant(), true).then(async (session) => {
+    const local = keptMessages(entry.chat, '').length;
+    if (!session || !(await keepServerSession(ctx, await ctx.mirror, session, local))) return;
+    if (entry.run || chats.lives.get(id) !== entry) return;
+    const next = chatOf(session, session.state.messages);
+    if (content(next.messages) !== content(entry.chat.messages)) {
+      chats.updates.reset(entry, () => next);
+    } else setTitle(chats, entry, session.title);
+  });
+  ctx.track(work.catch(() => {}));
+}
+
+/**
+ * The live chat of `id`: in memory, else from the mirror, else the server's (kept in the
+ * mirror). null: the server has no such session.
+ */
+export async function load(chats: Chats, id: string, variant: Variant): Promise<Entry | null> {
+  const live = chats.lives.get(id);
+  if (live) return live;
+  const loading = chats.loading.get(id);
+  if (loading) return loading;
+  const { ctx } = chats;
+  const made = (async () => {
+    const mirror = await ctx.mirror;
+    const summary = await mirror.get<SessionSummary>(SESSIONS, id);
+    let chat: Chat;
+    if (summary) chat = chatOf(summary, await readMessages(mirror, id));
+    else {
+      const session = await fetchSession(ctx, id, variant, false);
+      if (!session) return null;
+      await keepServerSession(ctx, mirror, session);
+      chat = chatOf(session, session.state.messages);
+    }
+    const entry: Entry = { ...newLive(chat), run: null };
+    chats.lives.set(id, entry);
+    if (summary) revalidate(chats, entry);
+    return entry;
+  })().finally(() => chats.loading.delete(id));
+  chats.loading.set(id, made);
+  return made;
+}
+
+export function forgetIfIdle(chats: Chats, entry: Entry) {
+  const id = entry.chat.sessionId;
+  if (!entry.run && entry.watchers.size === 0 && chats.lives.get(id) === entry) {
+    chats.lives.delete(id);
+  }
+}
+
+/** ask.watch: the chat now; its updates follow to this connection until unwatch. */
+export async function askWatch(ctx: Ctx, sessionId: string, conn: Connection) {
+  const chats = chatsOf(ctx);
+  const entry = await load(chats, sessionId, conn.variant);
+  if (!entry) throw new ApiError(404, 'not_found', `No assistant session ${sessionId}`);
+  entry.watchers.add(conn);
+  return entry.chat;
+}
+
+export function askUnwatch(ctx: Ctx, sessionId: string, conn: Connection) {
+  const chats = chatsOf(ctx);
+  const entry = chats.lives.get(sessionId);
+  if (!entry) return {};
+  entry.watchers.delete(conn);
+  forgetIfIdle(chats, entry);
+  return {};
+}

@@ -1,0 +1,166 @@
+import { createParser } from 'eventsource-parser';
+import {
+  ASK_ERROR_PREFIX,
+  ASK_PATH,
+  AskEvent,
+  HOME_ID,
+  universeId,
+  type AskMode,
+  type AskScope,
+  type SessionMetadata,
+} from '../../contract/assistant';
+import type { Variant } from '../../contract/worker-api';
+import { isAbortError, messageOf, type ApiClient } from '../api-client';
+import type { QueryValue } from '../api-request';
+
+/**
+ * One question's trip: GET /ml/ask-{product} with the scope as its query, answered as
+ * server-sent events read with eventsource-parser. Each event is handed on as it comes; the
+ * trip ends with DONE, an `[ERROR]` line, a failure, or an abort.
+ */
+
+export type AskRequest = {
+  prompt: string;
+  sessionId: string;
+  scope: AskScope;
+  mode: AskMode;
+  pro: boolean;
+  timezone: string;
+  variant: Variant;
+};
+
+/** How a trip ended: 'aborted' is the caller's own doing (stop, a newer question, sign-out). */
+export type StreamEnd = { kind: 'done' } | { kind: 'error'; message: string } | { kind: 'aborted' };
+
+/** A web search names the universe (`{product}_universe`); the suffix is the product's. */
+const isUniverse = (id: string) => id.endsWith(universeId(''));
+
+/** The scope's parameters, the most specific first as the server reads them. */
+export function scopeParams(scope: AskScope) {
+  const documents =
+    scope.document_ids ??
+    (scope.searchWithin === 'document' ? [scope.currentFeedOrDocumentId] : []);
+  const board =
+    scope.searchWithin !== 'document' && scope.currentFeedOrDocumentId !== HOME_ID
+      ? scope.currentFeedOrDocumentId
+      : null;
+  return {
+    document_id: documents,
+    board_id: documents.length ? null : board,
+    channel_id: scope.channel_id ?? null,
+    source: scope.source ?? null,
+  };
+}
+
+/** The query of GET /ml/ask-{product}: repeated document_id, absent parts left out. */
+export function askQuery(r: AskRequest): Record<string, QueryValue | QueryValue[]> {
+  const scope = scopeParams(r.scope);
+  return {
+    prompt: r.prompt,
+    stream: 'true',
+    timezone: r.timezone,
+    pro: String(r.pro),
+    session_id: r.sessionId,
+    document_id: scope.document_id,
+    board_id: scope.board_id,
+    channel_id: scope.channel_id,
+    source: scope.source,
+    mode: r.mode,
+  };
+}
+
+/** What a new session is about, as the server will type it (its own answer replaces this). */
+export function scopeMetadata(scope: AskScope): SessionMetadata {
+  const p = scopeParams(scope);
+  const type = p.document_id.length
+    ? 'document'
+    : p.source
+      ? 'source'
+      : p.channel_id
+        ? 'channel'
+        : p.board_id && isUniverse(p.board_id)
+          ? 'web'
+          : p.board_id
+            ? 'feed'
+            : 'all';
+  return {
+    type,
+    board_id: p.board_id,
+    channel_id: p.channel_id,
+    document_id: p.document_id,
+    source: p.source,
+    report_id: null,
+  };
+}
+
+const json = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Asks and reads the answer's events into `onEvent` until DONE, an `[ERROR]` line (its text is
+ * the error), the end of the body (an error: the answer was cut off) or `signal`.
+ */
+export async function streamAsk(
+  client: ApiClient,
+  request: AskRequest,
+  signal: AbortSignal,
+  onEvent: (event: AskEvent) => void,
+): Promise<StreamEnd> {
+  // Set from the parser's callback (an object: a `let` would be narrowed to null below).
+  const trip: { end: StreamEnd | null } = { end: null };
+  const parser = createParser({
+    onEvent({ data }) {
+      if (trip.end) return;
+      if (data.startsWith(ASK_ERROR_PREFIX)) {
+        const message = data.slice(ASK_ERROR_PREFIX.length).trim();
+        trip.end = { kind: 'error', message: message || 'The answer failed' };
+        return;
+      }
+      const parsed = AskEvent.safeParse(json(data));
+      // An event this build does not know (a newer server's) carries nothing it can show.
+      if (!parsed.success) return;
+      onEvent(parsed.data);
+      if (parsed.data.status === 'DONE') trip.end = { kind: 'done' };
+    },
+  });
+  try {
+    const response = await client.send(
+      {
+        method: 'get',
+        path: ASK_PATH,
+        auth: true,
+        query: askQuery(request),
+        variant: request.variant,
+        headers: { accept: 'text/event-stream' },
+      },
+      { signal },
+    );
+    if (!response.body) return { kind: 'error', message: 'The answer came with no body' };
+    const reader = response.body.getReader();
+    const cancel = () => void reader.cancel().catch(() => {});
+    signal.addEventListener('abort', cancel, { once: true });
+    const decoder = new TextDecoder();
+    try {
+      while (!trip.end) {
+        const { done, value } = await reader.read();
+        if (signal.aborted) return { kind: 'aborted' };
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+      if (!trip.end) parser.reset({ consume: true });
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      // DONE or [ERROR] came: nothing after it matters (the server ends the stream anyway).
+      if (trip.end) cancel();
+    }
+    return trip.end ?? { kind: 'error', message: 'The answer was cut off before it was complete' };
+  } catch (error) {
+    if (signal.aborted || isAbortError(error)) return { kind: 'aborted' };
+    return { kind: 'error', message: messageOf(error) };
+  }
+}
