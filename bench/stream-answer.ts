@@ -67,7 +67,9 @@ export function longAnswer(passages: PromptPassage[], chars: number, seed = 8): 
   // The sections that carry an unsupported citation, spread over the answer.
   const sectionsGuess = Math.max(DROPPED + 1, Math.round(chars / 1_700));
   const wrongAt = new Set(
-    Array.from({ length: DROPPED }, (_, i) => Math.floor(((i + 1) * sectionsGuess) / (DROPPED + 1))),
+    Array.from({ length: DROPPED }, (_, i) =>
+      Math.floor(((i + 1) * sectionsGuess) / (DROPPED + 1)),
+    ),
   );
   const wrong = (): string => {
     const c = pick(r, claims);
@@ -114,7 +116,8 @@ function table(r: Rng, passages: PromptPassage[]): string {
 function codeBlock(r: Rng, k: number): string {
   const lines = Array.from(
     { length: between(r, 4, 8) },
-    (_, i) => `const q${k}_${i} = { amount: ${between(r, 40, 4200)}, change: ${between(r, 1, 48)} };`,
+    (_, i) =>
+      `const q${k}_${i} = { amount: ${between(r, 40, 4200)}, change: ${between(r, 1, 48)} };`,
   );
   return ['```ts', ...lines, '```'].join('\n');
 }

@@ -529,7 +529,10 @@ export const assistant = defineDomain({
       z.object({ q: z.string().max(200).optional() }),
       z.object({ sessions: z.array(SessionSummary), fresh: z.boolean() }),
     ),
-    'ask.rename': op(z.object({ sessionId: id('sessionId'), title: SessionPut.shape.title }), Ok),
+    'ask.rename': op(
+      z.object({ sessionId: id('sessionId'), title: SessionPut.shape.title.unwrap() }),
+      Ok,
+    ),
     'ask.delete': op(z.object({ sessionId: id('sessionId') }), Ok),
     'ask.feedback': op(FeedbackBody, Ok),
     'ask.suggestions': op(MessagingQuery, MessagingAnswer),

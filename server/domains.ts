@@ -1,3 +1,4 @@
+import { assistantDomain } from './assistant';
 import { authDomain } from './auth';
 import { boardsDomain } from './boards';
 import { documentsDomain } from './documents';
@@ -28,4 +29,6 @@ export const serverDomains: readonly ServerDomain[] = [
   documentsDomain,
   boardsDomain,
   searchDomain,
+  // Answers from the documents, searched (after content and search).
+  assistantDomain,
 ];

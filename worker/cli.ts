@@ -3,8 +3,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { DEFAULT_PRODUCT } from '../contract/constants';
-import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
+import type { OpInput, OpName, OpOutput, WorkerEvent, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
+import { ask, ASK_USAGE } from './cli-ask';
 import { CliUsageError, feed, FEED_USAGE, follow, sources } from './cli-feed';
 import { search, SEARCH_USAGE } from './cli-search';
 import { systemClock } from './deps';
@@ -30,6 +31,7 @@ const USAGE = `usage: npm run ws -- <command>
   read <id>...                mark notifications read
 ${FEED_USAGE}
 ${SEARCH_USAGE}
+${ASK_USAGE}
   outbox                      mutations waiting to be sent
   drain                       send what the outbox holds now
   sync                        pull the change feed
@@ -127,10 +129,13 @@ async function run(args: string[]) {
     sessionLost = reject;
   });
   lost.catch(() => {});
+  // Commands that follow the worker's events (ask) listen here too.
+  const listeners = new Set<(event: WorkerEvent) => void>();
   await api.subscribe((event) => {
     if (event.type === 'logout' && event.reason === 'session-lost') {
       sessionLost(new Error('the session is over: run `npm run ws -- signin <email> <password>`'));
     }
+    for (const listener of listeners) listener(event);
   });
   const call = <K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>> =>
     Promise.race([api.call(op, input), lost]);
@@ -216,6 +221,15 @@ async function run(args: string[]) {
         await needSession();
         print(await search(call, rest));
         break;
+      case 'ask': {
+        await needSession();
+        const listen = (listener: (event: WorkerEvent) => void) => {
+          listeners.add(listener);
+          return () => void listeners.delete(listener);
+        };
+        await ask(call, listen, rest, (text) => void process.stdout.write(text));
+        break;
+      }
       case 'outbox':
         print(await call('outbox.list', {}));
         break;

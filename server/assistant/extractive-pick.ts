@@ -21,6 +21,8 @@ export type Candidate = {
   words: Set<string>;
   /** Question terms the sentence itself holds. */
   own: QuestionTerm[];
+  /** Question terms its document's title holds. */
+  titled: QuestionTerm[];
   /** Share of the question's weight held by the sentence and its title together (0..1). */
   coverage: number;
   score: number;
@@ -79,7 +81,7 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
   const terms = questionTerms(question);
   if (terms.length === 0 || passages.length === 0) return { terms, chosen: [], coverage: 0 };
 
-  const sentences: Array<Omit<Candidate, 'coverage' | 'score'> & { titled: QuestionTerm[] }> = [];
+  const sentences: Array<Omit<Candidate, 'coverage' | 'score'>> = [];
   passages.forEach((passage, rank) => {
     const titleWords = wordSet(passage.title);
     for (const span of splitSentences(passage.text)) {
@@ -87,7 +89,7 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
       const words = wordSet(text);
       if (!readable(text, text.split(/\s+/).length)) continue;
       const own = terms.filter((t) => holds(words, t));
-      const titled = terms.filter((t) => !own.includes(t) && holds(titleWords, t));
+      const titled = terms.filter((t) => holds(titleWords, t));
       sentences.push({ passage, rank, text, start: span.start, end: span.end, words, own, titled });
     }
   });
@@ -101,16 +103,23 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
   }
   const whole = sumOf(terms, weight);
 
+  // A term of a document's title names the document, not what is asked of it: it counts half,
+  // held by the sentence or not, and the sentence must hold some other term when there is one.
   const candidates: Candidate[] = sentences
-    .filter((s) => s.own.length > 0)
     .map((s) => {
-      const held = sumOf(s.own, weight) + 0.5 * sumOf(s.titled, weight);
-      const coverage = (sumOf(s.own, weight) + sumOf(s.titled, weight)) / whole;
+      const titleTerms = s.titled;
+      const asked = s.own.filter((t) => !titleTerms.includes(t));
+      const needsAsked = terms.length > titleTerms.length;
+      const held = sumOf(asked, weight) + 0.5 * sumOf(titleTerms, weight);
+      const coverage = (sumOf(asked, weight) + sumOf(titleTerms, weight)) / whole;
       // Better-ranked passages first among equals; long sentences read worse.
       const rankBonus = 0.05 * (1 - s.rank / passages.length);
       const lengthCost = 0.002 * Math.max(0, s.words.size - 35);
-      return { ...s, coverage, score: held / whole + rankBonus - lengthCost };
+      const score = held / whole + rankBonus - lengthCost;
+      return { ...s, coverage, score, ok: s.own.length > 0 && (!needsAsked || asked.length > 0) };
     })
+    .filter((c) => c.ok)
+    .map(({ ok: _ok, ...c }) => c)
     .sort((a, b) => b.score - a.score || a.rank - b.rank || a.start - b.start);
 
   const best = candidates[0];
@@ -130,9 +139,6 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
   }
 
   const held = new Set<QuestionTerm>();
-  for (const c of chosen) {
-    for (const t of c.own) held.add(t);
-    for (const t of terms) if (holds(wordSet(c.passage.title), t)) held.add(t);
-  }
+  for (const c of chosen) for (const t of [...c.own, ...c.titled]) held.add(t);
   return { terms, chosen, coverage: sumOf(held, weight) / whole };
 }

@@ -103,7 +103,7 @@ export function createExtractiveAnswerer(options: ExtractiveOptions = {}): Answe
         answer,
         sentences,
         quality,
-        followups: followupsFor(reading.terms, cited, input.passages),
+        followups: followupsFor(reading.terms, cited, input.passages, input.question),
       };
     },
   };

@@ -25,7 +25,16 @@ export function shortTitle(title: string): string {
   return `${(space > 20 ? cut.slice(0, space) : cut).replace(/[\s\-–—:|,]+$/, '')}…`;
 }
 
-const isTopicWord = (w: string) => w.length >= 4 && /^\p{L}+$/u.test(w) && !isStopWord(w);
+/** Words too general to be what a document is about ("continued", "limited number"). */
+const GENERIC = new Set(
+  `able ability addition additional adverse adversely affect affected affects certain
+  continue continued continues could current example future impact impacted impacts
+  including limited material materially number part related result resulted results
+  significant significantly various would time times year years`.split(/\s+/),
+);
+
+const isTopicWord = (w: string) =>
+  w.length >= 4 && /^\p{L}+$/u.test(w) && !isStopWord(w) && !GENERIC.has(w);
 
 /**
  * The term the passages repeat most that the question does not hold: a pair of words in a
@@ -59,6 +68,22 @@ export function repeatedTerm(
 }
 
 /**
+ * What the question asks about, in its own words: the longest run of its content words in a
+ * row (the last on a tie, where questions put their object), at most 4, leaving out words
+ * that only name a document (its title's words).
+ */
+export function askedTopic(question: string, naming: ReadonlySet<string>): string | null {
+  const runs: string[][] = [[]];
+  for (const w of searchWords(question)) {
+    if (w.length < 2 || isStopWord(w) || naming.has(w)) runs.push([]);
+    else runs[runs.length - 1].push(w);
+  }
+  let best: string[] = [];
+  for (const run of runs) if (run.length && run.length >= best.length) best = run;
+  return best.length ? best.slice(0, 4).join(' ') : null;
+}
+
+/**
  * Up to MAX_FOLLOWUPS questions: more on a term the cited passages repeat, the same question
  * of another document read, and the main points of the best document.
  */
@@ -66,21 +91,23 @@ export function followupsFor(
   terms: readonly QuestionTerm[],
   cited: readonly RetrievedPassage[],
   read: readonly RetrievedPassage[],
+  /** The question as asked (its words in their order); its content words without it. */
+  question: string = terms.map((t) => t.word).join(' '),
 ): string[] {
   const lead = cited[0];
   if (!lead) return [];
   const out: string[] = [];
-  const topic = terms
-    .slice(0, 4)
-    .map((t) => t.word)
-    .join(' ');
   const term = repeatedTerm(
     cited.map((p) => p.text),
     terms,
   );
   if (term) out.push(`What does “${shortTitle(lead.title)}” say about ${term}?`);
   const other = read.find((p) => p.document_id !== lead.document_id && shortTitle(p.title));
-  if (other && topic) out.push(`What does “${shortTitle(other.title)}” say about ${topic}?`);
+  if (other) {
+    const naming = new Set([...searchWords(lead.title), ...searchWords(other.title)]);
+    const topic = askedTopic(question, naming);
+    if (topic) out.push(`What does “${shortTitle(other.title)}” say about ${topic}?`);
+  }
   out.push(`What are the key points of “${shortTitle(lead.title)}”?`);
   return [...new Set(out)].slice(0, MAX_FOLLOWUPS);
 }

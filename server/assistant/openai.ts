@@ -200,7 +200,12 @@ export function createOpenAiAnswerer(opts: OpenAiAnswererOptions): Answerer {
       const cited = [...new Set(verified.sentences.flatMap((s) => s.cites.map((c) => c.n)))]
         .map((n) => input.passages.find((p) => p.n === n))
         .filter((p): p is RetrievedPassage => !!p);
-      const followups = followupsFor(questionTerms(input.question), cited, input.passages);
+      const followups = followupsFor(
+        input.question,
+        questionTerms(input.question),
+        cited,
+        input.passages,
+      );
       return { ...verified, followups };
     },
   };

@@ -1,4 +1,4 @@
-import { overlayVisible } from '../lib/overlay';
+import { assistantOverlayAllowed, overlayVisible } from '../lib/overlay';
 import { normalizePath, routesFor } from '../lib/routes';
 
 export type AssistantButtonMode = 'hidden' | 'disabled' | 'enabled';
@@ -21,10 +21,11 @@ export function assistantButtonMode(
   const path = normalizePath(pathname);
   const r = routesFor(opts.product);
   const hidden =
-    opts.flags[`ask_${opts.product}_copilot`] !== true ||
+    // The flag off, or in notebooks (the note preview /preview/{product}_notebooks/... too):
+    // where the overlay the button opens is not allowed, the button is not shown.
+    !assistantOverlayAllowed(path, opts) ||
     !overlayVisible(opts.viewportWidth) ||
     isAt(path, r.settings.root) ||
-    isAt(path, r.notebooks) ||
     isAt(path, r.managers.assistants) ||
     hasSegment(path, 'dashboard') ||
     isAt(path, r.report.root) ||

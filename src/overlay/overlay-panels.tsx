@@ -16,10 +16,19 @@ const PreviewOverlay = lazy(() =>
   import('../features/feed/preview-panel').then((m) => ({ default: m.PreviewPanel })),
 );
 
+/** The assistant's chat (001 §2), its own chunk (it carries the markdown renderer). */
+const AssistantOverlay = lazy(() =>
+  import('../features/assistant/assistant-overlay').then((m) => ({ default: m.AssistantOverlay })),
+);
+
+/** The assistant overlay's type is `ask-{product}`: its contents are filed under this key. */
+const ASSISTANT_PANEL = 'ask-{product}';
+
 /** The contents of each overlay type that has them, given its parameters without the prefix. */
 const PANEL_CONTENTS: Partial<Record<string, ComponentType<{ params: Record<string, string> }>>> = {
   'custom-feed': CustomFeedOverlay,
   preview: PreviewOverlay,
+  [ASSISTANT_PANEL]: AssistantOverlay,
 };
 
 type ShownOverlay = Exclude<OverlayParse, { status: 'none' }>;
@@ -137,7 +146,7 @@ export function OverlayBody(props: {
   }
 
   const isAssistant = overlay.type === `ask-${product}`;
-  const Contents = PANEL_CONTENTS[overlay.type];
+  const Contents = PANEL_CONTENTS[isAssistant ? ASSISTANT_PANEL : overlay.type];
   return (
     <>
       {isAssistant ? (

@@ -45,6 +45,7 @@ export type LazyScreens = {
   preview: Screen;
   search: Screen;
   searchFull: Screen;
+  assistantFull: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -207,6 +208,11 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.search.full,
       component: screens.searchFull,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.assistant.full,
+      component: screens.assistantFull,
     }),
     ...placeholderPatterns(product).map((path) =>
       createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),

@@ -36,5 +36,8 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     searchFull: lazyPage(() =>
       import('../features/search/search-full-page').then((m) => m.SearchFullPage),
     ),
+    assistantFull: lazyPage(() =>
+      import('../features/assistant/assistant-page').then((m) => m.AssistantPage),
+    ),
   };
 }

@@ -1,9 +1,4 @@
-import type {
-  Chat,
-  ChatBotMessage,
-  ChatUpdate,
-  ChatUserMessage,
-} from '../../contract/assistant';
+import type { Chat, ChatBotMessage, ChatUpdate, ChatUserMessage } from '../../contract/assistant';
 import {
   EMPTY_BLOCKS,
   appendBlocks,

@@ -28,6 +28,7 @@ describe('domains', () => {
       'sources',
       'boards',
       'search',
+      'assistant',
     ]);
     expect(endpoints.markNotificationsRead.path).toBe('/notifications/read');
     expect(endpoints.health.path).toBe('/health');
@@ -37,6 +38,7 @@ describe('domains', () => {
 
   it('name the change entities and mirror stores the domains declare', () => {
     expect([...ChangeEntity.options].sort()).toEqual([
+      'assistant_session',
       'board',
       'feature_config',
       'feed',
@@ -48,6 +50,8 @@ describe('domains', () => {
     ]);
     expect([...StoreName.options].sort()).toEqual([
       'account',
+      'assistant_messages',
+      'assistant_sessions',
       'boards',
       'documents',
       'feed_entries',

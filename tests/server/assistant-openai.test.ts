@@ -118,8 +118,8 @@ describe('the OpenAI-compatible answerer', () => {
     ]);
     expect(result.quality).toBe('LOW');
     expect(result.followups).toEqual([
-      'What else does "Tata Motors Q2 results" say?',
-      'What else does "Infosys wins deal" say?',
+      'What does “Infosys wins deal” say about tata motors?',
+      'What are the key points of “Tata Motors Q2 results”?',
     ]);
   });
 

@@ -24,6 +24,7 @@ describe('migrations from every domain', () => {
       '0006-notifications-unread',
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
+      '0012-assistant',
     ]);
   });
 
@@ -64,12 +65,14 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0006-notifications-unread',
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
+      '0012-assistant',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);
     expect(await db.selectFrom('users').selectAll().execute()).toEqual([]);
     const markers = await db.selectFrom('meta').select('key').orderBy('key').execute();
     expect(markers.map((m) => m.key)).toEqual([
+      'seeded:assistant',
       'seeded:auth',
       'seeded:boards',
       'seeded:documents',

@@ -55,6 +55,9 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
     body: { type: 'filter', filter: { exchanges: { Country: 'Atlantis' } } },
     field: 'filter.exchanges.Country',
   },
+  // The assistant (issue 8).
+  askSessionPut: { body: { title: '   ' }, field: 'title' },
+  askFeedback: { body: { feedback: 'MAYBE', message_id: 'm1' }, field: 'feedback' },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);

@@ -72,6 +72,8 @@ async function persist(chats: Chats, entry: Entry) {
   const owner = ctx.owner();
   if (!owner) return;
   const id = entry.chat.sessionId;
+  // No longer the live chat: it was deleted here (ask.delete); nothing of it is written back.
+  if (chats.lives.get(id) !== entry) return;
   const mirror = await ctx.mirror;
   let session: AskSession | null = null;
   try {
@@ -122,10 +124,7 @@ async function runAsk(chats: Chats, entry: Entry, run: Run, request: AskRequest)
       updates.queue(entry, { messageId, phase: 'error', error: end.message }, true);
     else updates.queue(entry, { messageId, phase: 'stopped', generatingStopped: true }, true);
   }
-  if (entry.run === run) {
-    entry.run = null;
-    entry.chat = { ...entry.chat, streaming: false };
-  }
+  if (entry.run === run) entry.run = null;
   await persist(chats, entry);
   forgetIfIdle(chats, entry);
 }

@@ -102,9 +102,10 @@ function revalidate(chats: Chats, entry: Entry) {
   const { ctx } = chats;
   const id = entry.chat.sessionId;
   const work = fetchSession(ctx, id, ctx.variant(), true).then(async (session) => {
+    // Deleted here meanwhile (no longer the live chat): nothing of it is written back.
+    if (!session || chats.lives.get(id) !== entry) return;
     const local = keptMessages(entry.chat, '').length;
-    if (!session || !(await keepServerSession(ctx, await ctx.mirror, session, local))) return;
-    if (entry.run || chats.lives.get(id) !== entry) return;
+    if (!(await keepServerSession(ctx, await ctx.mirror, session, local)) || entry.run) return;
     const next = chatOf(session, session.state.messages);
     if (content(next.messages) !== content(entry.chat.messages)) {
       chats.updates.reset(entry, () => next);

@@ -51,6 +51,10 @@ export const newLive = (chat: Chat): LiveChat => ({
   timer: null,
 });
 
+const ENDED: ReadonlySet<Phase> = new Set(['done', 'stopped', 'error']);
+/** A bot message still being answered. */
+const isStreaming = (m: Chat['messages'][number]) => m.type === 'bot' && !ENDED.has(m.phase);
+
 /** The bot message `id` of the chat. */
 export const botMessage = (chat: Chat, id: string) =>
   chat.messages.find((m): m is ChatBotMessage => m.type === 'bot' && m.id === id);
@@ -89,10 +93,9 @@ export function createLiveUpdates(deps: { clock: Clock; deliver: Deliver }) {
         ? { generatingStopped: move.generatingStopped }
         : {}),
     };
-    live.chat = {
-      ...live.chat,
-      messages: live.chat.messages.map((m) => (m === bot ? next : m)),
-    };
+    const messages = live.chat.messages.map((m) => (m === bot ? next : m));
+    // No patch says `streaming`: a tab derives it the same way, from the messages' phases.
+    live.chat = { ...live.chat, messages, streaming: messages.some(isStreaming) };
     const { messageId, append, title, ...rest } = move;
     const fields = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
     return {

@@ -48,7 +48,8 @@ const listRead = (ctx: Ctx, variant: Variant): CachedRead<SessionSummary[], S> =
       items.push({ store: SESSIONS, key: session.id });
       items.push(...(await messageDeletes(mirror, session.id)));
     }
-    for (const s of answer.sessions) items.push({ store: SESSIONS, key: s.id, value: summaryOf(s) });
+    for (const s of answer.sessions)
+      items.push({ store: SESSIONS, key: s.id, value: summaryOf(s) });
     items.push({ store: SESSIONS, key: LIST_MARK, value: { id: LIST_MARK } });
     return items;
   },
@@ -64,7 +65,10 @@ async function listSessions(ctx: Ctx, variant: Variant): Promise<SessionsAnswer>
     return { sessions: held, fresh: false };
   }
   try {
-    return { sessions: await ctx.reads.refetch(read, { background: false, announce: false }), fresh: true };
+    return {
+      sessions: await ctx.reads.refetch(read, { background: false, announce: false }),
+      fresh: true,
+    };
   } catch (error) {
     if (!isNetworkError(error)) throw error;
     // Offline and never listed: the sessions asked in here are all there is.
@@ -139,7 +143,9 @@ export async function writeChatState(ctx: Ctx, patch: Partial<ChatState>): Promi
   const owner = ctx.owner();
   if (!owner) throw new Error('ask.setState: not signed in');
   const key = stateKey(owner.user_id);
-  const next = await (await ctx.mirror).transact(['kv'], async (tx) => {
+  const next = await (
+    await ctx.mirror
+  ).transact(['kv'], async (tx) => {
     if (!owner.guard.holds(await tx.get('kv', owner.guard.key))) return null;
     const held = ChatState.safeParse(await tx.get('kv', key));
     const merged = ChatState.parse({

@@ -1,5 +1,5 @@
+import type { AskSession } from '../../contract/assistant';
 import {
-  AskSession,
   SessionSummary,
   type assistant,
   type Chat,

@@ -1,4 +1,5 @@
 import type { WorkerDomain } from '../registry';
+import { assistantDomain } from './assistant';
 import { boardsDomain } from './boards';
 import { documentsDomain } from './documents';
 import { notificationsDomain } from './notifications';
@@ -19,4 +20,5 @@ export const productDomains: readonly WorkerDomain[] = [
   sourcesDomain,
   boardsDomain,
   searchDomain,
+  assistantDomain,
 ];

@@ -35,9 +35,7 @@ export function AskSearchResults(props: { results: readonly AskSearchResult[] })
   const at = instances[current] ?? null;
 
   useEffect(() => {
-    list.current
-      ?.querySelector('[aria-current="true"]')
-      ?.scrollIntoView?.({ block: 'nearest' });
+    list.current?.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: 'nearest' });
   }, [current]);
 
   if (props.results.length === 0) return <p className="muted">{NO_SEARCH_RESULTS}</p>;

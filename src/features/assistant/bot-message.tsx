@@ -104,12 +104,7 @@ export const BotMessage = memo(function BotMessage(props: {
         {followUps.length > 0 ? (
           <div className="ask-followups" role="group" aria-label="Follow-up questions">
             {followUps.map((question) => (
-              <button
-                key={question}
-                type="button"
-                className="chip"
-                onClick={() => onAsk(question)}
-              >
+              <button key={question} type="button" className="chip" onClick={() => onAsk(question)}>
                 {question}
               </button>
             ))}

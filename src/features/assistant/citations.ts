@@ -11,8 +11,7 @@ import {
 import { overlaySearch } from '../../lib/overlay';
 
 /** The default citation text (001 §8) when a citation quotes nothing. */
-export const DEFAULT_CITATION_TEXT =
-  'Click the "View Source" button to view the original content.';
+export const DEFAULT_CITATION_TEXT = 'Click the "View Source" button to view the original content.';
 /** Words shown around each highlight of a citation's passage (001 §9). */
 export const WORDS_BEFORE = 5;
 export const WORDS_AFTER = 6;
@@ -123,13 +122,16 @@ export type ExcerptPart = { text: string; marked: boolean };
  * What a citation shows of its passage: each highlight with about 5 words before and 6 after
  * (001 §9), joined by ellipses; the default text when it quotes nothing.
  */
-export function citationExcerpt(c: Pick<Citation, 'context' | 'highlight_indexes'>): ExcerptPart[][] {
+export function citationExcerpt(
+  c: Pick<Citation, 'context' | 'highlight_indexes'>,
+): ExcerptPart[][] {
   const context = c.context;
   const spans = c.highlight_indexes
     .filter((s) => s.end > s.start && s.end <= context.length)
     .sort((a, b) => a.start - b.start);
   if (!context.trim()) return [[{ text: DEFAULT_CITATION_TEXT, marked: false }]];
-  if (spans.length === 0) return [[{ text: wordsFrom(context, 0, WORDS_BEFORE + WORDS_AFTER), marked: false }]];
+  if (spans.length === 0)
+    return [[{ text: wordsFrom(context, 0, WORDS_BEFORE + WORDS_AFTER), marked: false }]];
   return spans.map((span) => [
     { text: lastWords(context.slice(0, span.start), WORDS_BEFORE), marked: false },
     { text: context.slice(span.start, span.end), marked: true },

@@ -45,10 +45,7 @@ export function CopyButton(props: { text: () => string }) {
  * and an optional message, sent with ask.feedback. "Thanks for your feedback!" on success, the
  * generic failure toast otherwise, including a submission without a choice.
  */
-export function FeedbackControls(props: {
-  messageId: string;
-  given: FeedbackValue | null;
-}) {
+export function FeedbackControls(props: { messageId: string; given: FeedbackValue | null }) {
   const { client } = useShell();
   const [choice, setChoice] = useState<FeedbackValue | null>(null);
   const [given, setGiven] = useState<FeedbackValue | null>(props.given);

@@ -8,7 +8,9 @@ import type { AskSearchResult } from '../../../contract/assistant';
 export type Instance = { result: number; highlight: number };
 
 export function instancesOf(results: readonly AskSearchResult[]): Instance[] {
-  return results.flatMap((r, result) => r.highlights.map((_, highlight) => ({ result, highlight })));
+  return results.flatMap((r, result) =>
+    r.highlights.map((_, highlight) => ({ result, highlight })),
+  );
 }
 
 /** The instance `by` steps (+1 next, -1 previous) from `at`, wrapping around `count`. */
@@ -31,8 +33,11 @@ const ENTITIES: Record<string, string> = {
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isInteger(code) && code > 0 && code <= 0x10ffff
+        ? String.fromCodePoint(code)
+        : whole;
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
   });

@@ -1,27 +1,41 @@
 import { useParams, useRouterState } from '@tanstack/react-router';
+import { useMemo } from 'react';
 import { goBack } from '../../shell/go-back';
 import { PreviewPanel } from './preview-panel';
+
+/** Query parameters the panel reads. */
+const PASSED = ['searchTerm', 'highlight', 'pageNumber', 'boundingBox'] as const;
 
 /**
  * /preview/{category}/{deeplink}: the full-screen document preview (002 §2), where the preview
  * overlay cannot show (tablet and smaller screens). The category segment is the document's
  * source key, the same one the overlay passes as overlay-source. `searchTerm` (a result opened
- * from a search) marks the term's words in the document.
+ * from a search) marks the term's words in the document; `highlight` (a citation or an
+ * assistant search result) marks that span, with the PDF viewer's `pageNumber` and
+ * `boundingBox`.
  */
 export function PreviewPage() {
-  const params = useParams({ strict: false }) as { category?: string; deeplink?: string };
-  const source = params.category ?? '';
-  const deeplink = params.deeplink ?? '';
-  const term = useRouterState({
-    select: (s) => (s.location.search as Record<string, unknown>).searchTerm,
-  });
-  const searchTerm = typeof term === 'string' ? term : '';
+  const route = useParams({ strict: false }) as { category?: string; deeplink?: string };
+  const source = route.category ?? '';
+  const deeplink = route.deeplink ?? '';
+  const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
+  const extra: Record<string, string> = {};
+  for (const key of PASSED) {
+    const value = search[key];
+    if (typeof value === 'string' && value) extra[key] = value;
+  }
+  const key = JSON.stringify(extra);
+  // The same params object while the query says the same (the panel's effects key on it).
+  const params = useMemo(
+    () => ({ source, deeplink, ...(JSON.parse(key) as Record<string, string>) }),
+    [source, deeplink, key],
+  );
   return (
     <section className="preview-page">
       <button type="button" className="button secondary small" onClick={() => goBack()}>
         Back
       </button>
-      <PreviewPanel params={searchTerm ? { source, deeplink, searchTerm } : { source, deeplink }} />
+      <PreviewPanel params={params} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { userMessage } from '../../lib/user-message';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
+import { parseHighlightParam, parseViewerParams } from '../assistant/citations';
 import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search/mark-text';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
@@ -18,7 +19,10 @@ import { RetryAlert } from '../../shell/retry-alert';
  * mirror when it holds it, else the server), its HTML sanitised again in the page, its typed
  * fields and categories, "Open original" for an http(s) address only, and mark read/unread.
  * Opened from a search, it marks what matched: the result's spans when given (`highlight`),
- * else the words of the search term (`searchTerm`, as the /document viewer takes it).
+ * else the words of the search term (`searchTerm`, as the /document viewer takes it). Opened
+ * from an answer's citation, `params.highlight` (`start-end` in the document's plain text)
+ * marks the cited passage, and the PDF viewer's `pageNumber` and `boundingBox` say where it is
+ * on its page (001 §2).
  */
 export function PreviewPanel(props: {
   params: Record<string, string>;
@@ -26,12 +30,14 @@ export function PreviewPanel(props: {
 }) {
   useSignals();
   const { client, state } = useShell();
-  const { source, deeplink, searchTerm } = props.params;
-  const termOnly = useMemo(
-    () => (searchTerm?.trim() ? { spans: null, term: searchTerm } : undefined),
-    [searchTerm],
-  );
-  const highlight = props.highlight ?? termOnly;
+  const { source, deeplink, searchTerm, highlight: span, boundingBox, pageNumber } = props.params;
+  const fromParams = useMemo<PreviewHighlight | undefined>(() => {
+    const passage = parseHighlightParam(span);
+    if (passage) return { spans: [passage], term: null };
+    return searchTerm?.trim() ? { spans: null, term: searchTerm } : undefined;
+  }, [span, searchTerm]);
+  const highlight = props.highlight ?? fromParams;
+  const viewer = parseViewerParams({ boundingBox, pageNumber });
   const [doc, setDoc] = useState<DocumentDetail | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [round, setRound] = useState(0);
@@ -91,6 +97,7 @@ export function PreviewPanel(props: {
     <PreviewDocument
       doc={doc}
       highlight={highlight}
+      page={viewer.pageNumber}
       onToggleRead={state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined}
     />
   );
@@ -99,6 +106,8 @@ export function PreviewPanel(props: {
 function PreviewDocument(props: {
   doc: DocumentDetail;
   highlight?: PreviewHighlight;
+  /** The page of the cited passage (the PDF viewer's pageNumber), when the link gave one. */
+  page: number | null;
   onToggleRead?: () => void;
 }) {
   const { doc, highlight } = props;
@@ -154,6 +163,7 @@ function PreviewDocument(props: {
         </dl>
       ) : null}
       <PillTags tags={doc.categories} mobile={mobile} />
+      {props.page !== null ? <p className="muted">Cited passage on page {props.page}</p> : null}
       <div className="preview-actions">
         {original ? (
           <a

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import {
+  ASK_ERROR_PREFIX,
+  ASK_PATH,
+  AskQuery,
+  type AskAnswer,
+  type AskEvent,
+} from '../../contract/assistant';
+import type { AppDeps, AppEnv } from '../context';
+import { validationError } from '../errors';
+import { requireAuth } from '../http/define';
+import type { Answerer } from './answerer';
+import { runAnswer, runSearch, type AskRun } from './ask-run';
+import { resolveTarget } from './ask-scope';
+import { openSession, saveMessage, type FinishedMessage } from './sessions';
+
+/**
+ * GET /api/ml/ask-{product}: a question answered as server-sent events, each `data:` line an
+ * AskEvent (contract/assistant.ts), or one `data: [ERROR] ...` line on failure. Not a
+ * catalogue endpoint (its answer is a stream), so it is registered by hand, like
+ * /sync/live, and listed in the OpenAPI document beside them.
+ *
+ * Everything that can be refused is decided before the stream starts and answers JSON like
+ * every call: the query (400 naming the field), the scope and the session (404). Then the run
+ * (ask-run.ts) streams; the message is stored as done (then DONE is sent, so its message_id
+ * exists when the client sees it), stopped when the client went away (the request's signal
+ * aborts the answerer and the retrieval), or error.
+ */
+
+const FAILED = 'Something went wrong while answering. Please try again.';
+
+/** The query string as AskQuery reads it: document_id repeated, every other key once. */
+const queryOf = (all: Record<string, string[]>) =>
+  Object.fromEntries(
+    Object.entries(all).map(([key, values]) => [key, key === 'document_id' ? values : values[0]]),
+  );
+
+export function registerAskRoute(
+  app: OpenAPIHono<AppEnv>,
+  deps: AppDeps,
+  answerer: Answerer,
+): void {
+  const path = `/api${ASK_PATH.replace('{product}', deps.product)}`;
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path,
+    summary:
+      'Server-sent events answering a question: INTERMEDIATE_STEP, GENERATED_ANSWER, ' +
+      'GENERATING_CITATIONS, DONE (contract AskEvent), or a data line starting [ERROR]',
+    operationId: 'ask',
+    security: [{ token: [] }],
+    request: { query: AskQuery },
+    responses: {
+      200: { description: 'An event stream', content: { 'text/event-stream': { schema: {} } } },
+      400: { description: 'Invalid query: the message names the field' },
+      401: { description: 'No token, or an unknown one' },
+      404: { description: 'No such document, source, feed or session for this user' },
+    },
+  });
+
+  app.get(path, requireAuth, async (c) => {
+    const userId = c.var.auth!.user.id;
+    const parsed = AskQuery.safeParse(queryOf(c.req.queries()));
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const query = parsed.data;
+    const db = c.var.db;
+    const target = await resolveTarget(db, { userId, product: deps.product }, query);
+    const session = await openSession(
+      db,
+      userId,
+      { id: query.session_id, prompt: query.prompt, type: target.type, metadata: target.metadata },
+      deps.now(),
+    );
+    const request = c.req.raw.signal;
+
+    return streamSSE(c, async (stream) => {
+      const controller = new AbortController();
+      const stop = () =>
+        controller.abort(new DOMException('the client closed the connection', 'AbortError'));
+      stream.onAbort(stop);
+      if (request.aborted) stop();
+      else request.addEventListener('abort', stop, { once: true });
+
+      const emit = async (event: AskEvent) => {
+        if (!controller.signal.aborted) await stream.writeSSE({ data: JSON.stringify(event) });
+      };
+      const run: AskRun = {
+        db,
+        product: deps.product,
+        now: deps.now,
+        query,
+        target,
+        session,
+        messageId: randomUUID(),
+        answerer,
+        signal: controller.signal,
+        emit,
+        written: { text: '' },
+      };
+      const save = (m: Omit<FinishedMessage, 'id' | 'prompt' | 'mode'>) =>
+        saveMessage(
+          db,
+          session,
+          { id: run.messageId, prompt: query.prompt, mode: query.mode, ...m },
+          deps.now(),
+        );
+
+      let data: AskAnswer;
+      try {
+        data = query.mode === 'search' ? await runSearch(run) : await runAnswer(run);
+      } catch (err) {
+        if (controller.signal.aborted) {
+          await save({ answer: run.written.text, data: null, status: 'stopped', error: null });
+          return;
+        }
+        deps.log(`assistant: answering failed: ${err instanceof Error ? err.stack : String(err)}`);
+        await save({ answer: run.written.text, data: null, status: 'error', error: FAILED }).catch(
+          (e: unknown) => deps.log(`assistant: storing a failed answer failed: ${String(e)}`),
+        );
+        await stream.writeSSE({ data: `${ASK_ERROR_PREFIX} ${FAILED}` });
+        return;
+      }
+      try {
+        await save({ answer: data.generated_answer.answer, data, status: 'done', error: null });
+      } catch (err) {
+        deps.log(`assistant: storing an answer failed: ${String(err)}`);
+        await stream.writeSSE({ data: `${ASK_ERROR_PREFIX} ${FAILED}` });
+        return;
+      }
+      await emit({ status: 'DONE', data });
+    });
+  });
+}

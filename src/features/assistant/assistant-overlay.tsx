@@ -1,0 +1,49 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { Link } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { routesFor } from '../../lib/routes';
+import { useShell } from '../../shell-context';
+import { ChatView } from './chat-view';
+import { useAssistant } from './use-assistant';
+
+/**
+ * The assistant overlay's contents (overlay-type=ask-{product}, 001 §2): the same chat as the
+ * full page, beside the page the user is on. It opens on the tab's active session, else the
+ * last active one of the chat state; "Full screen" continues it on the full page.
+ */
+export function AssistantOverlay(_props: { params: Record<string, string> }) {
+  useSignals();
+  const { product } = useShell();
+  const assistant = useAssistant();
+  const active = assistant.$sessionId.value;
+
+  useEffect(() => {
+    let alive = true;
+    void assistant.loadChatState().then((chatState) => {
+      const idle = assistant.$sessionId.peek() === null && assistant.$pending.peek() === null;
+      if (alive && idle && chatState.lastActiveSessionId) {
+        assistant.open(chatState.lastActiveSessionId);
+      }
+    });
+    return () => {
+      alive = false;
+    };
+  }, [assistant]);
+
+  const full = routesFor(product).assistant.full;
+  return (
+    <ChatView
+      assistant={assistant}
+      actions={
+        // The full page leaves the overlay behind: no overlay- parameters go with it.
+        <Link
+          className="button secondary small"
+          to={full}
+          search={active ? { sessionId: active } : {}}
+        >
+          Full screen
+        </Link>
+      }
+    />
+  );
+}

@@ -1,0 +1,67 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
+import { routesFor } from '../../lib/routes';
+import { useShell } from '../../shell-context';
+import { ChatView } from './chat-view';
+import { AssistantHistoryPanel } from './history/history-panel';
+import { useAssistant } from './use-assistant';
+
+/** The sessionId of the address, if any. */
+function useUrlSession(): string | null {
+  const value: unknown = useRouterState({
+    select: (s) => (s.location.search as Record<string, unknown>).sessionId,
+  });
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+/**
+ * /ask-{product}/full?sessionId (001 §2): the chat full page with the history panel beside it.
+ * The address and the active session stay in step: a sessionId in the address that differs
+ * from the active session becomes active (none: a new chat); a session that becomes active here
+ * (a new session's first answer, new chat) is written to the address, replacing the entry so
+ * Back does not walk through them. Choosing a history session is a new entry.
+ */
+export function AssistantPage() {
+  useSignals();
+  const { product } = useShell();
+  const navigate = useNavigate();
+  const assistant = useAssistant();
+  const urlSession = useUrlSession();
+  const active = assistant.$sessionId.value;
+  const seen = useRef<{ url: string | null; active: string | null } | null>(null);
+
+  useEffect(() => {
+    const last = seen.current;
+    if (!last || urlSession !== last.url) {
+      seen.current = { url: urlSession, active: urlSession };
+      assistant.open(urlSession);
+      return;
+    }
+    if (active !== last.active) {
+      seen.current = { url: active, active };
+      void navigate({
+        to: '.',
+        replace: true,
+        search: (prev: Record<string, unknown>) => {
+          const next = { ...prev };
+          if (active) next.sessionId = active;
+          else delete next.sessionId;
+          return next;
+        },
+      });
+    }
+  }, [urlSession, active, assistant, navigate]);
+
+  const full = routesFor(product).assistant.full;
+  return (
+    <div className="assistant-page">
+      <AssistantHistoryPanel
+        activeSessionId={active}
+        onSelect={(sessionId) => void navigate({ to: full, search: { sessionId } })}
+        onNewChat={() => assistant.newChat()}
+      />
+      <ChatView assistant={assistant} />
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { memo, useEffect, useRef } from 'react';
+import type { ChatUserMessage } from '../../../contract/assistant';
+import type { ChatView } from '../../state/assistant-chat';
+import type { PendingQuestion } from '../../state/assistant-state';
+import { ERROR_BUBBLE } from './assistant-texts';
+import { BotAvatar, BotMessage } from './bot-message';
+import { useWaitingText } from './timed-text';
+
+const UserMessage = memo(function UserMessage(props: { message: Pick<ChatUserMessage, 'prompt'> }) {
+  return (
+    <article className="chat-message user" aria-label="Question">
+      <p className="chat-bubble">{props.message.prompt}</p>
+    </article>
+  );
+});
+
+/** A question the worker has not answered for yet: shown at once, waiting or failed. */
+function PendingMessage(props: { pending: PendingQuestion }) {
+  const waiting = useWaitingText(!props.pending.failed);
+  return (
+    <>
+      <UserMessage message={props.pending} />
+      <article className="chat-message bot" aria-label="Answer">
+        <BotAvatar busy={!props.pending.failed} />
+        <div className="chat-bubble">
+          {props.pending.failed ? (
+            <p className="error-bubble" role="alert">
+              {ERROR_BUBBLE}
+            </p>
+          ) : (
+            <p className="waiting-text" role="status">
+              {waiting}
+            </p>
+          )}
+        </div>
+      </article>
+    </>
+  );
+}
+
+/**
+ * The conversation (001 §2 "Message list"): questions and answers in order, kept scrolled to the
+ * newest while the user has not scrolled up to read.
+ */
+export function MessageList(props: {
+  chat: ChatView | null;
+  pending: PendingQuestion | null;
+  onAsk: (question: string) => void;
+}) {
+  const { chat, pending, onAsk } = props;
+  const list = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const messages = chat?.messages ?? [];
+
+  // A new question scrolls to the bottom unless the user scrolled up to read. The answer's
+  // growth is followed by the browser (scroll anchoring on the bottom anchor, assistant.css):
+  // no layout read per streamed update.
+  const count = messages.length + (pending ? 1 : 0);
+  useEffect(() => {
+    const element = list.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [count]);
+
+  return (
+    <div
+      ref={list}
+      className="chat-messages"
+      role="log"
+      aria-label="Conversation"
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      }}
+    >
+      {messages.map((message) =>
+        message.type === 'user' ? (
+          <UserMessage key={message.id} message={message} />
+        ) : (
+          <BotMessage key={message.id} message={message} onAsk={onAsk} />
+        ),
+      )}
+      {pending ? <PendingMessage pending={pending} /> : null}
+      <div className="chat-anchor" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { useEffect } from 'react';
+import { assistantStateFor, type AssistantState } from '../../state/assistant-state';
+import { useShell } from '../../shell-context';
+import { browserTimeZone } from '../search/search-view';
+
+const timezone = () => browserTimeZone() ?? 'UTC';
+
+/**
+ * The tab's assistant state, watched while this screen shows it (the full page and the overlay
+ * share it), with the chat state read when the screen opens.
+ */
+export function useAssistant(): AssistantState {
+  const { client } = useShell();
+  const assistant = assistantStateFor(client, timezone);
+  useEffect(() => assistant.attach(), [assistant]);
+  useEffect(() => {
+    void assistant.loadChatState();
+  }, [assistant]);
+  return assistant;
+}

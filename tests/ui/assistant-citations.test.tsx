@@ -1,0 +1,198 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { answer, bot, chat, citation, renderAssistant, searchOf, searchResult } from './assistant-chat-fixtures';
+import { rateDetail } from './search-fixtures';
+import { setViewportWidth } from './shell-fake-workspace';
+
+beforeEach(() => setViewportWidth(1600));
+afterEach(() => cleanup());
+
+const PDF_BOX = {
+  coordinates: [
+    { x: 10, y: 20 },
+    { x: 110, y: 20 },
+    { x: 110, y: 40 },
+    { x: 10, y: 40 },
+  ],
+  width: 600,
+  height: 800,
+  page_number: 2,
+};
+
+function citedChat(cited = citation('1', { document_highlight: PDF_BOX })) {
+  const data = answer({
+    generated_answer: {
+      answer: 'Central banks held rates [1].',
+      sentences: [{ sentence: 'Central banks held rates [1].', citations: [cited] }],
+    },
+  });
+  return { s1: chat([bot({ data })]) };
+}
+
+const docHandlers = {
+  'doc.get': ({ deeplink }: { deeplink: string }) => rateDetail({ deeplink, title: 'Rates story 1' }),
+};
+const marks = (root: HTMLElement) => [...root.querySelectorAll('mark')].map((m) => m.textContent);
+
+describe('citation markers', () => {
+  it('link to the cited passage and open it in the preview overlay with the viewer parameters', async () => {
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: citedChat(),
+      handlers: docHandlers,
+    });
+    const marker = await screen.findByRole('link', { name: 'Source 1: Rates story 1' });
+    const href = new URL(marker.getAttribute('href')!, 'https://app.test');
+    expect(href.pathname).toBe('/preview/reuters/d1');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      category_tab: 'rss_news',
+      access_key: 'reuters',
+      highlight: '0-27',
+      boundingBox: '[10,20,110,40]',
+      pageNumber: '2',
+    });
+
+    fireEvent.click(marker);
+    await waitFor(() =>
+      expect(searchOf(view.history)).toEqual({
+        sessionId: 's1',
+        'overlay-type': 'preview',
+        'overlay-source': 'reuters',
+        'overlay-category': 'rss_news',
+        'overlay-deeplink': 'd1',
+        'overlay-category_tab': 'rss_news',
+        'overlay-access_key': 'reuters',
+        'overlay-highlight': '0-27',
+        'overlay-boundingBox': '[10,20,110,40]',
+        'overlay-pageNumber': '2',
+      }),
+    );
+    const panel = await screen.findByTestId('overlay');
+    await within(panel).findByRole('heading', { level: 3, name: 'Rates story 1' });
+    // The cited passage, not every occurrence of its words.
+    await waitFor(() => expect(marks(panel)).toEqual(['Central banks held rates 1.']));
+    expect(within(panel).getByText('Cited passage on page 2')).toBeTruthy();
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Close panel' }));
+    await waitFor(() => expect(searchOf(view.history)).toEqual({ sessionId: 's1' }));
+  });
+
+  it('open the full-screen preview on a tablet, marking the passage', async () => {
+    setViewportWidth(1000);
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: citedChat(),
+      handlers: docHandlers,
+    });
+    fireEvent.click(await screen.findByRole('link', { name: 'Source 1: Rates story 1' }));
+    await waitFor(() => expect(view.history.location.pathname).toBe('/preview/reuters/d1'));
+    expect(searchOf(view.history)).toMatchObject({
+      highlight: '0-27',
+      boundingBox: '[10,20,110,40]',
+      pageNumber: '2',
+    });
+    const article = await screen.findByRole('article', { name: 'Rates story 1' });
+    await waitFor(() => expect(marks(article)).toEqual(['Central banks held rates 1.']));
+  });
+
+  it('stay plain numbers when the citation makes no preview link (no key)', async () => {
+    await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: citedChat(citation('1', { access_key: null, public_access_key: null })),
+    });
+    const answerView = await screen.findByRole('article', { name: 'Answer' });
+    await within(answerView).findByText('[1]');
+    expect(within(answerView).queryByRole('link', { name: /Source 1/ })).toBeNull();
+    expect(within(answerView).queryByRole('link', { name: 'View Source 1' })).toBeNull();
+  });
+});
+
+describe('the sources list', () => {
+  it('makes a label a link only for an http or https address', async () => {
+    const data = answer({
+      generated_answer: {
+        answer: 'A [1]. B [2]. C [3].',
+        sentences: [
+          { sentence: 'A [1].', citations: [citation('1')] },
+          { sentence: 'B [2].', citations: [citation('2', { url: 'javascript:alert(1)' })] },
+          { sentence: 'C [3].', citations: [citation('3', { url: null, content_only: true })] },
+        ],
+      },
+    });
+    await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: { s1: chat([bot({ data })]) } });
+    const sources = await screen.findByRole('region', { name: 'Sources' });
+    const original = within(sources).getByRole('link', { name: 'Rates story 1' });
+    expect(original.getAttribute('href')).toBe('https://example.com/story-1');
+    expect(original.getAttribute('target')).toBe('_blank');
+    expect(within(sources).queryByRole('link', { name: 'Rates story 2' })).toBeNull();
+    expect(within(sources).getByText('Rates story 2').tagName).toBe('SPAN');
+    expect(within(sources).queryByRole('link', { name: 'Rates story 3' })).toBeNull();
+    expect(within(sources).getAllByRole('link', { name: /View Source/ })).toHaveLength(3);
+    // What each quotes: the highlight with the words around it.
+    expect(within(sources).getAllByText('held rates')).toHaveLength(3);
+  });
+});
+
+describe('search mode', () => {
+  const results = [
+    searchResult('1', ['Banks <em>held</em> rates', 'they <em>held</em> again']),
+    searchResult('2', ['<b>bold</b> <img src=x onerror=alert(1)> <em>held</em> &amp; more']),
+  ];
+  const searchChat = () => ({
+    s1: chat([
+      bot({
+        mode: 'search',
+        streamingAnswer: '',
+        data: answer({
+          answer_type: 'SEARCH',
+          retrieved_results: results,
+          generated_answer: { answer: '', sentences: [] },
+        }),
+      }),
+    ]),
+  });
+
+  it('counts the instances and steps through them, wrapping around at both ends', async () => {
+    await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: searchChat() });
+    const found = await screen.findByRole('region', { name: 'Search results' });
+    expect(within(found).getByText('3 instances found')).toBeTruthy();
+    const current = () => found.querySelector('[aria-current="true"]')?.textContent;
+    expect(within(found).getByText('1 of 3')).toBeTruthy();
+    expect(current()).toBe('Banks held rates');
+    fireEvent.click(within(found).getByRole('button', { name: 'Next instance' }));
+    expect(current()).toBe('they held again');
+    fireEvent.click(within(found).getByRole('button', { name: 'Next instance' }));
+    expect(within(found).getByText('3 of 3')).toBeTruthy();
+    fireEvent.click(within(found).getByRole('button', { name: 'Next instance' }));
+    expect(within(found).getByText('1 of 3')).toBeTruthy();
+    fireEvent.click(within(found).getByRole('button', { name: 'Previous instance' }));
+    expect(within(found).getByText('3 of 3')).toBeTruthy();
+    expect(current()).toBe('<b>bold</b> <img src=x onerror=alert(1)> held & more');
+  });
+
+  it('renders only <em> marks from snippets; everything else is text', async () => {
+    await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: searchChat() });
+    const found = await screen.findByRole('region', { name: 'Search results' });
+    expect(found.querySelector('b')).toBeNull();
+    expect(found.querySelector('img')).toBeNull();
+    expect([...found.querySelectorAll('em')].map((em) => em.textContent)).toEqual([
+      'held',
+      'held',
+      'held',
+    ]);
+  });
+
+  it('opens a result with the current instance marked', async () => {
+    const view = await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: searchChat() });
+    const found = await screen.findByRole('region', { name: 'Search results' });
+    fireEvent.click(within(found).getByRole('button', { name: 'Next instance' }));
+    fireEvent.click(within(found).getByRole('button', { name: 'Result 1' }));
+    await waitFor(() =>
+      expect(searchOf(view.history)).toMatchObject({
+        'overlay-type': 'preview',
+        'overlay-deeplink': 'd1',
+        'overlay-highlight': '10-15',
+      }),
+    );
+  });
+});
