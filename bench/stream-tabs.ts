@@ -55,19 +55,31 @@ export async function watchInTabs(opts: {
     const streamingWhenAllOpen = await first.evaluate(
       () => (window as unknown as { __stream: StreamProbe }).__stream.done === null,
     );
-    for (const page of pages) {
-      await page.waitForFunction(
-        () => (window as unknown as { __stream: StreamProbe }).__stream.done !== null,
-        null,
-        { timeout: 180_000, polling: 500 },
-      );
-    }
+    await first.waitForFunction(
+      () => (window as unknown as { __stream: StreamProbe }).__stream.done !== null,
+      null,
+      { timeout: 180_000, polling: 500 },
+    );
     await first.waitForTimeout(2_000);
+    const signature = (p: Page) =>
+      p.evaluate(() =>
+        (window as unknown as { __stream: { signature(): string } }).__stream.signature(),
+      );
+    const final = await signature(first);
+    // Every tab shows the same final text (a tab that got no DONE patch shows it from the
+    // session: that one is counted as not streamed below).
     const finals = await Promise.all(
       pages.map((p) =>
-        p.evaluate(() =>
-          (window as unknown as { __stream: { signature(): string } }).__stream.signature(),
-        ),
+        p
+          .waitForFunction(
+            (want) =>
+              (window as unknown as { __stream: { signature(): string } }).__stream.signature() ===
+              want,
+            final,
+            { timeout: 60_000, polling: 250 },
+          )
+          .then(() => signature(p))
+          .catch(() => signature(p)),
       ),
     );
     const probes = await Promise.all(pages.map(readProbe));
@@ -79,7 +91,7 @@ export async function watchInTabs(opts: {
       askRequests: proxy.count() - askBefore,
       modelRequests: opts.fake.requests.length - modelBefore,
       streamed: probes.filter((p) => p.firstChunk !== null && p.done !== null).length,
-      sameFinal: finals.filter((f) => f === finals[0] && !f.startsWith('0:')).length,
+      sameFinal: finals.filter((f) => f === final && !f.startsWith('0:')).length,
     };
   } finally {
     await context.close();

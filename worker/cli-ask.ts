@@ -99,26 +99,32 @@ export async function ask(
   let sessionId: string | null = null;
   let messageId: string | null = null;
   let written = 0;
-  let ended: ((bot: ChatBotMessage) => void) | null = null;
-  const finished = new Promise<ChatBotMessage>((resolve) => (ended = resolve));
+  const end: { done?: (bot: ChatBotMessage) => void; fail?: (error: unknown) => void } = {};
+  const finished = new Promise<ChatBotMessage>((resolve, reject) => {
+    end.done = resolve;
+    end.fail = reject;
+  });
   const early: ChatUpdate[] = [];
 
   const show = (bot: ChatBotMessage | undefined) => {
     if (!bot) return;
     if (bot.streamingAnswer.length > written) write(bot.streamingAnswer.slice(written));
     written = Math.max(written, bot.streamingAnswer.length);
-    if (ENDED.has(bot.phase)) ended?.(bot);
+    if (ENDED.has(bot.phase)) end.done?.(bot);
   };
   const botOf = (chat: Chat) =>
     chat.messages.find((m): m is ChatBotMessage => m.type === 'bot' && m.id === messageId);
-  const reread = async () => show(botOf(await call('ask.watch', { sessionId: sessionId! })));
+  const reread = () =>
+    call('ask.watch', { sessionId: sessionId! }).then((chat) => show(botOf(chat)), end.fail);
   const apply = (update: ChatUpdate) => {
     if (update.kind === 'reset') return show(botOf(update.chat));
-    if (update.messageId !== messageId || update.length <= written) return;
-    if (update.length - update.append.length !== written) return void reread();
-    write(update.append);
-    written = update.length;
-    if (ENDED.has(update.phase)) void reread();
+    if (update.messageId !== messageId) return;
+    if (update.length - update.append.length === written) {
+      write(update.append);
+      written = update.length;
+    } else if (update.length > written) return reread();
+    // The end: the whole message (its data) is read once more.
+    if (ENDED.has(update.phase)) return reread();
   };
 
   const stop = listen((event) => {

@@ -13,8 +13,12 @@ import { followupsFor } from './followups';
  */
 
 export const NOT_FOUND = 'I could not find this in your data.';
-/** The chosen sentences must hold this share of the question's weight for a HIGH answer. */
-const STRONG_COVERAGE = 0.6;
+/**
+ * The chosen sentences (with their titles) must hold this share of the question's weight for
+ * a HIGH answer: a word of the question that no passage read holds weighs the most, so an
+ * answer missing one ("... in Peru" when no passage names Peru) is LOW.
+ */
+const STRONG_COVERAGE = 0.75;
 
 export type ExtractiveOptions = {
   /** Words per streamed chunk. */
@@ -103,7 +107,7 @@ export function createExtractiveAnswerer(options: ExtractiveOptions = {}): Answe
         answer,
         sentences,
         quality,
-        followups: followupsFor(reading.terms, cited, input.passages, input.question),
+        followups: followupsFor(input.question, reading.terms, cited, input.passages),
       };
     },
   };

@@ -28,9 +28,9 @@ export function shortTitle(title: string): string {
 /** Words too general to be what a document is about ("continued", "limited number"). */
 const GENERIC = new Set(
   `able ability addition additional adverse adversely affect affected affects certain
-  continue continued continues could current example future impact impacted impacts
+  continue continued continues could create creates current example future impact impacted impacts
   including limited material materially number part related result resulted results
-  significant significantly various would time times year years`.split(/\s+/),
+  significant significantly throughout various would time times year years`.split(/\s+/),
 );
 
 const isTopicWord = (w: string) =>
@@ -38,7 +38,7 @@ const isTopicWord = (w: string) =>
 
 /**
  * The term the passages repeat most that the question does not hold: a pair of words in a
- * row ("supply chain") when one comes twice or more, else a single word that does.
+ * row ("supply chain") when one comes three times or more, else a single word said twice.
  */
 export function repeatedTerm(
   texts: readonly string[],
@@ -60,11 +60,11 @@ export function repeatedTerm(
       }
     }
   }
-  const top = (counts: Map<string, number>) =>
+  const top = (counts: Map<string, number>, least: number) =>
     [...counts]
       .filter(([, n]) => n >= 2)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
-  return top(pairs) ?? top(singles);
+  return top(pairs, 3) ?? top(singles, 2);
 }
 
 /**
@@ -88,11 +88,10 @@ export function askedTopic(question: string, naming: ReadonlySet<string>): strin
  * of another document read, and the main points of the best document.
  */
 export function followupsFor(
+  question: string,
   terms: readonly QuestionTerm[],
   cited: readonly RetrievedPassage[],
   read: readonly RetrievedPassage[],
-  /** The question as asked (its words in their order); its content words without it. */
-  question: string = terms.map((t) => t.word).join(' '),
 ): string[] {
   const lead = cited[0];
   if (!lead) return [];

@@ -184,8 +184,10 @@ async function streamCompletion(
     // After [DONE] (or a failure) the rest of the body is not wanted: release the connection.
     reader.cancel().catch(() => undefined);
   }
-  if (!state.done && !state.finished)
+  // Servers that close without [DONE] still say the choice finished; otherwise it was cut.
+  if (!state.done && !state.finished) {
     throw new Error("The language model's stream ended before [DONE]");
+  }
   return text;
 }
 

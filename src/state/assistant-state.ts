@@ -42,6 +42,8 @@ export function createAssistantState(deps: AssistantStateDeps) {
   /** The active session (null: a new chat). */
   const $sessionId = signal<string | null>(null);
   const $chatState = signal<ChatState>(DEFAULT_CHAT_STATE);
+  /** The worker's chat state has been read (until then the scope is not known). */
+  const $chatStateReady = signal(false);
   const $pending = signal<PendingQuestion | null>(null);
   /** Loading the active session's messages failed. */
   const $openFailed = signal(false);
@@ -162,10 +164,16 @@ export function createAssistantState(deps: AssistantStateDeps) {
   const loadChatState = () =>
     client.call('ask.state', {}).then(
       (chatState) => {
-        $chatState.value = chatState;
+        batch(() => {
+          $chatState.value = chatState;
+          $chatStateReady.value = true;
+        });
         return chatState;
       },
-      () => $chatState.peek(),
+      () => {
+        $chatStateReady.value = true;
+        return $chatState.peek();
+      },
     );
 
   /** The chat state changes at once here and is stored by the worker (shared by the tabs). */
@@ -225,6 +233,7 @@ export function createAssistantState(deps: AssistantStateDeps) {
     $chat,
     $sessionId,
     $chatState,
+    $chatStateReady,
     $pending,
     $openFailed,
     handle,

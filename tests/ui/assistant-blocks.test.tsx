@@ -1,4 +1,5 @@
 import { cleanup, render } from '@testing-library/react';
+import type * as ReactMarkdown from 'react-markdown';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   EMPTY_BLOCKS,
@@ -14,7 +15,7 @@ import { StreamingMarkdown } from '../../src/features/assistant/streaming-markdo
 /** Every react-markdown render, by the markdown it rendered. */
 const renders: string[] = [];
 vi.mock('react-markdown', async (importOriginal) => {
-  const real = await importOriginal<typeof import('react-markdown')>();
+  const real = await importOriginal<typeof ReactMarkdown>();
   const Counted = (props: Parameters<typeof real.default>[0]) => {
     renders.push(String(props.children));
     return real.default(props);
@@ -106,7 +107,9 @@ describe('answer links', () => {
   it('keeps http(s), app previews and redirects, and citation markers; drops the rest', () => {
     expect(answerUrl('https://example.com/a')).toBe('https://example.com/a');
     expect(answerUrl('http://example.com/a')).toBe('http://example.com/a');
-    expect(answerUrl('/preview/reuters/d1?highlight=1-5')).toBe('/preview/reuters/d1?highlight=1-5');
+    expect(answerUrl('/preview/reuters/d1?highlight=1-5')).toBe(
+      '/preview/reuters/d1?highlight=1-5',
+    );
     expect(answerUrl('/redirect?url=x')).toBe('/redirect?url=x');
     expect(answerUrl('#cite-3')).toBe('#cite-3');
     expect(answerUrl('javascript:alert(1)')).toBeNull();
@@ -139,7 +142,9 @@ describe('rendering an answer', () => {
 
   it('renders markdown: headings, lists, tables and code', () => {
     const { container } = render(
-      <StreamingMarkdown state={blocksOf('## Title\n\n- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |')} />,
+      <StreamingMarkdown
+        state={blocksOf('## Title\n\n- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |')}
+      />,
     );
     expect(container.querySelector('h2')?.textContent).toBe('Title');
     expect([...container.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['a', 'b']);

@@ -196,3 +196,15 @@ export async function renderAssistant(opts: {
 
 export const searchOf = (history: { location: { search: string } }) =>
   Object.fromEntries(new URLSearchParams(history.location.search));
+
+/**
+ * Loads the assistant's screens before the tests (the app loads them on demand): the first
+ * test of a file then waits for its own work, not for the modules to be transformed.
+ */
+export async function preloadAssistant() {
+  await Promise.all([
+    import('../../src/features/assistant/assistant-page'),
+    import('../../src/features/assistant/assistant-overlay'),
+    import('../../src/features/feed/preview-page'),
+  ]);
+}

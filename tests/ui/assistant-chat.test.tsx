@@ -1,17 +1,19 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   answer,
   bot,
   chat,
   patch,
+  preloadAssistant,
   renderAssistant,
   reset,
   searchOf,
 } from './assistant-chat-fixtures';
 import { setViewportWidth } from './shell-fake-workspace';
 
+beforeAll(preloadAssistant, 60_000);
 beforeEach(() => setViewportWidth(1600));
 afterEach(() => {
   act(() => toast.remove());
@@ -33,9 +35,13 @@ describe('a new chat on the full page', () => {
   it('shows the empty chat: placeholder, suggestions and the disclaimer', async () => {
     await renderAssistant({ path: '/ask-needl/full' });
     expect(await screen.findByPlaceholderText('Ask me anything...')).toBeTruthy();
-    expect(screen.getByText('AskNeedl can make mistakes. Double-check important info.')).toBeTruthy();
+    expect(
+      screen.getByText('AskNeedl can make mistakes. Double-check important info.'),
+    ).toBeTruthy();
     const suggestions = await screen.findByRole('region', { name: 'Suggested questions' });
-    expect(within(suggestions).getByRole('button', { name: /What changed this week\?/ })).toBeTruthy();
+    expect(
+      within(suggestions).getByRole('button', { name: /What changed this week\?/ }),
+    ).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -67,7 +73,11 @@ describe('a new chat on the full page', () => {
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     expect(input().value).toBe('');
 
-    view.emit(patch('Central banks ', 14, { steps: [{ id: 'a', text: 'Searching your data', loading: false }] }));
+    view.emit(
+      patch('Central banks ', 14, {
+        steps: [{ id: 'a', text: 'Searching your data', loading: false }],
+      }),
+    );
     view.emit(patch('held rates [1].', 29));
     const answerView = await screen.findByRole('article', { name: 'Answer' });
     await waitFor(() => expect(answerView.textContent).toContain('Central banks held rates'));
@@ -75,8 +85,12 @@ describe('a new chat on the full page', () => {
     expect(screen.queryByText('Thinking.')).toBeNull();
 
     view.emit(patch('', 29, { phase: 'done', data: answer(), title: 'Central banks' }));
-    expect(await within(answerView).findByRole('link', { name: 'Source 1: Rates story 1' })).toBeTruthy();
-    expect(within(answerView).getByRole('button', { name: 'Will rates fall next year?' })).toBeTruthy();
+    expect(
+      await within(answerView).findByRole('link', { name: 'Source 1: Rates story 1' }),
+    ).toBeTruthy();
+    expect(
+      within(answerView).getByRole('button', { name: 'Will rates fall next year?' }),
+    ).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Send' })).toBeTruthy();
     expect(screen.getByPlaceholderText('Ask follow up...')).toBeTruthy();
     await waitFor(() =>
@@ -100,7 +114,9 @@ describe('a new chat on the full page', () => {
     const view = await renderAssistant({ path: '/ask-needl/full' });
     await ask('Rates?');
     await screen.findByText('Thinking.');
-    view.chats.s1 = chat([bot({ prompt: 'Rates?', phase: 'streaming', streamingAnswer: 'Held steady', data: null })]);
+    view.chats.s1 = chat([
+      bot({ prompt: 'Rates?', phase: 'streaming', streamingAnswer: 'Held steady', data: null }),
+    ]);
     // 11 characters came before this patch; the tab has 0.
     view.emit(patch(' today.', 18));
     await waitFor(() => expect(ops(view.calls, 'ask.watch')).toHaveLength(2));
@@ -145,15 +161,45 @@ describe('the address and the active session', () => {
       chats: { s1: chat(), s2: other },
     });
     await screen.findByRole('article', { name: 'Answer' });
-    await act(() => view.history.push('/ask-needl/full?sessionId=s2'));
+    view.history.push('/ask-needl/full?sessionId=s2');
     await waitFor(() =>
-      expect(screen.getByRole('article', { name: 'Answer' }).textContent).toContain('Other answer.'),
+      expect(screen.getByRole('article', { name: 'Answer' }).textContent).toContain(
+        'Other answer.',
+      ),
     );
     expect(ops(view.calls, 'ask.watch')).toEqual([{ sessionId: 's1' }, { sessionId: 's2' }]);
   });
 
+  it('shows a question asked in another tab of the same session', async () => {
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: { s1: chat() },
+    });
+    await screen.findByRole('article', { name: 'Answer' });
+    view.emit(
+      reset(
+        chat([
+          bot(),
+          bot({
+            id: 'm2',
+            prompt: 'And next year?',
+            phase: 'loading',
+            streamingAnswer: '',
+            data: null,
+          }),
+        ]),
+      ),
+    );
+    expect(await screen.findByText('And next year?')).toBeTruthy();
+    expect(await screen.findByText('Thinking.')).toBeTruthy();
+    expect(screen.getAllByRole('article', { name: 'Answer' })).toHaveLength(2);
+  });
+
   it('clear empties the chat and forgets the session', async () => {
-    const view = await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: { s1: chat() } });
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: { s1: chat() },
+    });
     await screen.findByRole('article', { name: 'Answer' });
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(searchOf(view.history).sessionId).toBeUndefined());
@@ -216,7 +262,9 @@ describe('answers', () => {
     expect(ops(view.calls, 'ask.feedback')).toEqual([
       { feedback: 'INCORRECT', message_id: 'm1', message: 'Wrong year' },
     ]);
-    expect(screen.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
   });
 
   it('a failed feedback shows the generic failure toast', async () => {

@@ -1,9 +1,19 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { answer, bot, chat, citation, renderAssistant, searchOf, searchResult } from './assistant-chat-fixtures';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  answer,
+  bot,
+  chat,
+  citation,
+  preloadAssistant,
+  renderAssistant,
+  searchOf,
+  searchResult,
+} from './assistant-chat-fixtures';
 import { rateDetail } from './search-fixtures';
 import { setViewportWidth } from './shell-fake-workspace';
 
+beforeAll(preloadAssistant, 60_000);
 beforeEach(() => setViewportWidth(1600));
 afterEach(() => cleanup());
 
@@ -30,7 +40,8 @@ function citedChat(cited = citation('1', { document_highlight: PDF_BOX })) {
 }
 
 const docHandlers = {
-  'doc.get': ({ deeplink }: { deeplink: string }) => rateDetail({ deeplink, title: 'Rates story 1' }),
+  'doc.get': ({ deeplink }: { deeplink: string }) =>
+    rateDetail({ deeplink, title: 'Rates story 1' }),
 };
 const marks = (root: HTMLElement) => [...root.querySelectorAll('mark')].map((m) => m.textContent);
 
@@ -119,7 +130,10 @@ describe('the sources list', () => {
         ],
       },
     });
-    await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: { s1: chat([bot({ data })]) } });
+    await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: { s1: chat([bot({ data })]) },
+    });
     const sources = await screen.findByRole('region', { name: 'Sources' });
     const original = within(sources).getByRole('link', { name: 'Rates story 1' });
     expect(original.getAttribute('href')).toBe('https://example.com/story-1');
@@ -183,7 +197,10 @@ describe('search mode', () => {
   });
 
   it('opens a result with the current instance marked', async () => {
-    const view = await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: searchChat() });
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: searchChat(),
+    });
     const found = await screen.findByRole('region', { name: 'Search results' });
     fireEvent.click(within(found).getByRole('button', { name: 'Next instance' }));
     fireEvent.click(within(found).getByRole('button', { name: 'Result 1' }));

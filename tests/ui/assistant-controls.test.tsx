@@ -1,9 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chat, renderAssistant } from './assistant-chat-fixtures';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chat, preloadAssistant, renderAssistant } from './assistant-chat-fixtures';
 import { setViewportWidth } from './shell-fake-workspace';
 
+beforeAll(preloadAssistant, 60_000);
 beforeEach(() => setViewportWidth(1600));
 afterEach(() => {
   act(() => toast.remove());

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Chat, ChatBotMessage, ChatUpdate } from '../../contract/assistant';
 import type { WorkerEvent } from '../../contract/worker-api';
 import type { FetchLike } from '../../worker/deps';
-import type { HeadlessTab } from '../../worker/headless';
+import type { HeadlessTab, HeadlessWorkspace } from '../../worker/headless';
 import type { ManualClock } from '../../worker/testing';
 import { serverDocs } from './feed-support';
 import { createFaultyFetch, newUser, type TestServer, type WorkspaceSuite } from './support';
@@ -182,4 +183,42 @@ export function scriptedStream() {
     end: () => send(() => controller.close(), true),
     cancelled: () => cancelled,
   };
+}
+
+/** The same account on another device: renames and deletes sessions through the API. */
+export async function otherDevice(env: TestServer, user: { email: string; password: string }) {
+  const signIn = await fetch(`${env.baseUrl}/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  const { id_token: token } = (await signIn.json()) as { id_token: string };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${env.baseUrl}${path}`, {
+      method,
+      headers: { token, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  return {
+    session: (id: string) => call('GET', `/ml/ask-needl/sessions/${id}`),
+    rename: (id: string, title: string) => call('PUT', `/ml/ask-needl/sessions/${id}`, { title }),
+    delete: (id: string) => call('DELETE', `/ml/ask-needl/sessions/${id}`),
+  };
+}
+
+/** Asks in `tab` (watching the chat), waits for the end and for the chat to be kept. */
+export async function askAndWait(
+  ws: HeadlessWorkspace,
+  tab: HeadlessTab,
+  prompt: string,
+  sessionId?: string,
+) {
+  const asked = await tab.api.call('ask.send', { prompt, scope: ALL, sessionId });
+  await tab.api.call('ask.watch', { sessionId: asked.sessionId });
+  await tab.waitFor(patchIn(asked.messageId, 'done', 'error', 'stopped'));
+  await ws.workspace.idle();
+  const chat = await tab.api.call('ask.watch', { sessionId: asked.sessionId });
+  return { ...asked, chat, bot: botOf(chat, asked.messageId)! };
 }

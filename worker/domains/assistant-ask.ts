@@ -129,7 +129,10 @@ async function runAsk(chats: Chats, entry: Entry, run: Run, request: AskRequest)
   forgetIfIdle(chats, entry);
 }
 
-/** ask.send: adds the question and its empty answer, answers at once, streams on. */
+/**
+ * ask.send: adds the question and its empty answer, answers at once, streams on; the asking
+ * connection watches the chat.
+ */
 export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
   const chats = chatsOf(ctx);
   const sessionId = input.sessionId ?? crypto.randomUUID();
@@ -140,6 +143,9 @@ export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
     chats.lives.set(sessionId, entry);
   }
   stopRun(chats, entry);
+  // The asking tab watches from the start: nothing (a fast failure) is missed before its
+  // ask.watch; the new question reaches it with the chat's reset.
+  entry.watchers.add(conn);
   const messageId = crypto.randomUUID();
   const run: Run = { controller: new AbortController(), messageId, ended: false };
   entry.run = run;

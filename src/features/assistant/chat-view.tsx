@@ -119,7 +119,7 @@ export function ChatView(props: { assistant: AssistantState; actions?: ReactNode
           Loading the conversation…
         </p>
       ) : null}
-      {!hasMessages && !loadingSession ? (
+      {!hasMessages && !loadingSession && assistant.$chatStateReady.value ? (
         <Suggestions query={suggestionsQuery(scope)} noSource={noSource} onAsk={ask} />
       ) : null}
       <MessageList chat={chat} pending={pending} onAsk={ask} />
