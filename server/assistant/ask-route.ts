@@ -39,7 +39,7 @@ const queryOf = (all: Record<string, string[]>) =>
 
 export function registerAskRoute(
   app: OpenAPIHono<AppEnv>,
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'product' | 'now' | 'log'>,
   answerer: Answerer,
 ): void {
   const path = `/api${ASK_PATH.replace('{product}', deps.product)}`;

@@ -43,6 +43,8 @@ export const MAX_SENTENCES = 5;
 const MIN_SENTENCES = 3;
 /** At most this many sentences from one passage (an answer reads several where it can). */
 const PER_PASSAGE = 3;
+/** The part of the question not in a title must be held when it weighs this share or more. */
+const ASKED_SHARE = 0.4;
 /** Sentences this similar (shared words over all words) are one sentence twice. */
 const NEAR_DUPLICATE = 0.6;
 /** Sentences outside these bounds are fragments, headings or run-on lists, not answers. */
@@ -104,12 +106,18 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
   const whole = sumOf(terms, weight);
 
   // A term of a document's title names the document, not what is asked of it: it counts half,
-  // held by the sentence or not, and the sentence must hold some other term when there is one.
+  // held by the sentence or not; and when the rest of the question weighs much (more than a
+  // filler word such as "large"), the sentence must hold some of the rest.
   const candidates: Candidate[] = sentences
     .map((s) => {
       const titleTerms = s.titled;
       const asked = s.own.filter((t) => !titleTerms.includes(t));
-      const needsAsked = terms.length > titleTerms.length;
+      const needsAsked =
+        sumOf(
+          terms.filter((t) => !titleTerms.includes(t)),
+          weight,
+        ) >=
+        ASKED_SHARE * whole;
       const held = sumOf(asked, weight) + 0.5 * sumOf(titleTerms, weight);
       const coverage = (sumOf(asked, weight) + sumOf(titleTerms, weight)) / whole;
       // Better-ranked passages first among equals; long sentences read worse.
@@ -132,6 +140,9 @@ export function readPassages(question: string, passages: readonly RetrievedPassa
     // Past the minimum, only sentences nearly as good as the best.
     const floor = chosen.length < MIN_SENTENCES ? best.score * 0.4 : best.score * 0.6;
     if (c.score < floor || c.coverage < MIN_COVERAGE / 2) continue;
+    // On the lead's subject (a word of the question it holds), or nearly as complete as it.
+    const onSubject = c.own.some((t) => best.own.includes(t));
+    if (c !== best && !onSubject && c.coverage < best.coverage * 0.6) continue;
     if ((perPassage.get(c.passage.n) ?? 0) >= PER_PASSAGE) continue;
     if (chosen.some((p) => similarity(p.words, c.words) >= NEAR_DUPLICATE)) continue;
     chosen.push(c);

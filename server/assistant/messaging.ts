@@ -50,7 +50,7 @@ const topicsOf = (d: Facts): string[] => {
   return d.category ? [d.category] : [];
 };
 
-const isFiling = (d: Facts) => d.category_tab.endsWith('capital_markets');
+const isFiling = (d: Facts) => d.category_tab === 'exchanges';
 
 /** The questions one document suggests, most specific first. */
 function questionsOf(d: Facts): Suggestion[] {

@@ -42,6 +42,7 @@ function builtPatterns(product: string): Set<string> {
     r.settings.feeds,
     PREVIEW_PATTERN,
     r.assistant.full,
+    r.assistant.history,
   ]);
 }
 

@@ -46,6 +46,7 @@ export type LazyScreens = {
   search: Screen;
   searchFull: Screen;
   assistantFull: Screen;
+  assistantHistory: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -213,6 +214,11 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.assistant.full,
       component: screens.assistantFull,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.assistant.history,
+      component: screens.assistantHistory,
     }),
     ...placeholderPatterns(product).map((path) =>
       createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),

@@ -39,5 +39,8 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     assistantFull: lazyPage(() =>
       import('../features/assistant/assistant-page').then((m) => m.AssistantPage),
     ),
+    assistantHistory: lazyPage(() =>
+      import('../features/assistant/history/history-screen').then((m) => m.AssistantHistoryScreen),
+    ),
   };
 }

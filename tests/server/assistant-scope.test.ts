@@ -88,7 +88,11 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
 
   it("never reads another user's private document, in any scope", async () => {
     const own = await ask(h, ada.token, { prompt: RESERVES });
-    expect(citedDocuments(own)).toEqual([MEMO]);
+    expect(own.done?.generated_answer.sentences[0]).toMatchObject({
+      sentence:
+        'Confidential: the zanzibarite reserves of Harbour Mining are estimated at 40 million tonnes.',
+      citations: [{ document_id: memo, title_label: MEMO }],
+    });
     for (const extra of [{}, { board_id: 'home' }, { board_id: 'needl_universe' }]) {
       const res = await ask(h, bob.token, { prompt: RESERVES, ...extra });
       expect(res.status).toBe(200);
@@ -140,7 +144,10 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
   });
 
   it("reads one of the user's feeds, and answers 404 for anyone else's", async () => {
-    const board = await h.call('POST', '/boards/v2', { token: ada.token, body: draft('Nike', ['NIKE']) });
+    const board = await h.call('POST', '/boards/v2', {
+      token: ada.token,
+      body: draft('Nike', ['NIKE']),
+    });
     expect(board.status).toBe(201);
     const id: string = board.body.board_id;
     const res = await ask(h, ada.token, {

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import toast from 'react-hot-toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chat, preloadAssistant, renderAssistant } from './assistant-chat-fixtures';
+import { rateDetail } from './search-fixtures';
 import { setViewportWidth } from './shell-fake-workspace';
 
 beforeAll(preloadAssistant, 60_000);
@@ -166,5 +167,41 @@ describe('the assistant overlay', () => {
     // Closing the panel stops watching: the worker sends this tab nothing more.
     fireEvent.click(within(panel).getByRole('button', { name: 'Close panel' }));
     await waitFor(() => expect(ops(view.calls, 'ask.unwatch')).toEqual([{ sessionId: 's1' }]));
+  });
+
+  it('asks about the document a preview shows, from the preview', async () => {
+    const view = await renderAssistant({
+      path: '/feeds/home?overlay-type=preview&overlay-source=reuters&overlay-category=rss_news&overlay-deeplink=d1',
+      handlers: { 'doc.get': ({ deeplink }) => rateDetail({ deeplink, title: 'Rates story 1' }) },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Ask about this document' }));
+    await waitFor(() =>
+      expect(Object.fromEntries(new URLSearchParams(view.history.location.search))).toEqual({
+        'overlay-type': 'ask-needl',
+        'overlay-preview_askneedl': 'd1',
+      }),
+    );
+    const panel = await screen.findByTestId('overlay');
+    await waitFor(() =>
+      expect(view.chatState()).toMatchObject({
+        searchWithin: 'document',
+        currentFeedOrDocumentId: 'd1',
+      }),
+    );
+    fireEvent.change(within(panel).getByLabelText('Your question'), {
+      target: { value: 'What does it say?' },
+    });
+    fireEvent.keyDown(within(panel).getByLabelText('Your question'), { key: 'Enter' });
+    await waitFor(() =>
+      expect(ops(view.calls, 'ask.send')).toMatchObject([
+        {
+          scope: {
+            searchWithin: 'document',
+            currentFeedOrDocumentId: 'd1',
+            document_ids: ['d1'],
+          },
+        },
+      ]),
+    );
   });
 });

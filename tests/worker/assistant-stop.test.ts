@@ -96,26 +96,8 @@ describe('ask.stop', () => {
       scope: ALL,
     });
     expect(second.sessionId).toBe(first.sessionId);
-    await tab.waitFor(patchIn(first.messageId, 'stopped')).catch((e) => {
-      console.log(
-        JSON.stringify(
-          tab.events.filter((x) => x.type === 'ask' || x.type === 'toast'),
-          null,
-          1,
-        ).slice(0, 5000),
-      );
-      throw e;
-    });
-    await tab.waitFor(patchIn(second.messageId, 'done')).catch((e) => {
-      console.log(
-        JSON.stringify(
-          tab.events.filter((x) => x.type === 'ask'),
-          null,
-          1,
-        ).slice(-5000),
-      );
-      throw e;
-    });
+    await tab.waitFor(patchIn(first.messageId, 'stopped'));
+    await tab.waitFor(patchIn(second.messageId, 'done'));
 
     const chat = await tab.api.call('ask.watch', { sessionId: first.sessionId });
     expect(chat.messages.map((m) => [m.type, m.prompt])).toEqual([

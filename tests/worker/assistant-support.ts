@@ -91,6 +91,10 @@ export const patchIn =
 
 const ENDED = ['done', 'stopped', 'error'];
 
+/** An 'ask' patch carrying a title. */
+export const titlePatch = (e: WorkerEvent) =>
+  e.type === 'ask' && e.update.kind === 'patch' && e.update.title !== undefined;
+
 /**
  * A chat with its updates applied, as a tab keeps it (a patch not following on throws);
  * `streaming` while some answer has not ended.

@@ -9,16 +9,28 @@ import { useAssistant } from './use-assistant';
 /**
  * The assistant overlay's contents (overlay-type=ask-{product}, 001 §2): the same chat as the
  * full page, beside the page the user is on. It opens on the tab's active session, else the
- * last active one of the chat state; "Full screen" continues it on the full page.
+ * last active one of the chat state; "Full screen" continues it on the full page. With its
+ * companion `overlay-preview_askneedl` (the document a preview showed) it starts a new chat
+ * about that document instead.
  */
-export function AssistantOverlay(_props: { params: Record<string, string> }) {
+export function AssistantOverlay(props: { params: Record<string, string> }) {
   useSignals();
   const { product } = useShell();
   const assistant = useAssistant();
   const active = assistant.$sessionId.value;
+  const document = props.params.preview_askneedl?.trim() || null;
 
   useEffect(() => {
     let alive = true;
+    if (document) {
+      assistant.clear();
+      void assistant.setChatState({
+        searchWithin: 'document',
+        currentFeedOrDocumentId: document,
+        webSearch: false,
+      });
+      return undefined;
+    }
     void assistant.loadChatState().then((chatState) => {
       const idle = assistant.$sessionId.peek() === null && assistant.$pending.peek() === null;
       if (alive && idle && chatState.lastActiveSessionId) {
@@ -28,7 +40,7 @@ export function AssistantOverlay(_props: { params: Record<string, string> }) {
     return () => {
       alive = false;
     };
-  }, [assistant]);
+  }, [assistant, document]);
 
   const full = routesFor(product).assistant.full;
   return (

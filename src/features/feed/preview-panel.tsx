@@ -1,7 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { DocumentDetail } from '../../../contract/documents';
 import { isMobile } from '../../lib/breakpoints';
+import {
+  assistantOverlayAllowed,
+  overlaySearch,
+  overlayVisible,
+  withoutOverlayParams,
+} from '../../lib/overlay';
 import { formatPublished } from '../../lib/format';
 import { userMessage } from '../../lib/user-message';
 import { useViewportWidth } from '../../layout/use-viewport-width';
@@ -29,7 +36,12 @@ export function PreviewPanel(props: {
   highlight?: PreviewHighlight;
 }) {
   useSignals();
-  const { client, state } = useShell();
+  const { client, state, product } = useShell();
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const canAsk =
+    overlayVisible(useViewportWidth()) &&
+    assistantOverlayAllowed(pathname, { product, flags: state.$flags.value });
   const { source, deeplink, searchTerm, highlight: span, boundingBox, pageNumber } = props.params;
   const fromParams = useMemo<PreviewHighlight | undefined>(() => {
     const passage = parseHighlightParam(span);
@@ -93,11 +105,23 @@ export function PreviewPanel(props: {
         showToast('error', userMessage(failure));
       });
   };
+  // Ask about this document: the assistant overlay takes the preview's place, scoped to it.
+  const askAbout = canAsk
+    ? () =>
+        void navigate({
+          to: '.',
+          search: (prev: Record<string, unknown>) => ({
+            ...withoutOverlayParams(prev),
+            ...overlaySearch(`ask-${product}`, { preview_askneedl: doc.deeplink }),
+          }),
+        })
+    : undefined;
   return (
     <PreviewDocument
       doc={doc}
       highlight={highlight}
       page={viewer.pageNumber}
+      onAsk={askAbout}
       onToggleRead={state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined}
     />
   );
@@ -109,6 +133,7 @@ function PreviewDocument(props: {
   /** The page of the cited passage (the PDF viewer's pageNumber), when the link gave one. */
   page: number | null;
   onToggleRead?: () => void;
+  onAsk?: () => void;
 }) {
   const { doc, highlight } = props;
   const titleId = useId();
@@ -174,6 +199,11 @@ function PreviewDocument(props: {
           >
             Open original
           </a>
+        ) : null}
+        {props.onAsk ? (
+          <button type="button" className="button secondary small" onClick={props.onAsk}>
+            Ask about this document
+          </button>
         ) : null}
         {props.onToggleRead ? (
           <button type="button" className="button secondary small" onClick={props.onToggleRead}>
