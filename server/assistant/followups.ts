@@ -67,6 +67,20 @@ export function repeatedTerm(
   return top(pairs, 3) ?? top(singles, 2);
 }
 
+/** Verbs of asking: "what did X report", "what does Y say". */
+const ASKING = new Set([
+  'report',
+  'reported',
+  'reports',
+  'reporting',
+  'say',
+  'said',
+  'says',
+  'state',
+  'stated',
+  'states',
+]);
+
 /**
  * What the question asks about, in its own words: the longest run of its content words in a
  * row (the last on a tie, where questions put their object), at most 4, leaving out words
@@ -75,7 +89,7 @@ export function repeatedTerm(
 export function askedTopic(question: string, naming: ReadonlySet<string>): string | null {
   const runs: string[][] = [[]];
   for (const w of searchWords(question)) {
-    if (w.length < 2 || isStopWord(w) || naming.has(w)) runs.push([]);
+    if (w.length < 2 || isStopWord(w) || ASKING.has(w) || naming.has(w)) runs.push([]);
     else runs[runs.length - 1].push(w);
   }
   let best: string[] = [];

@@ -23,7 +23,8 @@ const STOP_WORDS = new Set(
   what whatever when where whether which while who whom whose why will with within without
   would yes yet you your yours yourself yourselves explain describe summarize summarise list
   find anything everything information info details detail mention mentioned mentions according
-  document documents main key major important top biggest primary overall latest recent`.split(/\s+/),
+  document documents main key major important top biggest primary overall latest recent
+  recently lately currently today`.split(/\s+/),
 );
 
 /** Words shorter than this carry no meaning of their own (the "s" of "Nike's"). */

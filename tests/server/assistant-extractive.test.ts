@@ -154,7 +154,7 @@ describe('the extractive answerer', () => {
     const answering = slow.answer(
       input(
         'What are the risks from foreign currency exchange rates?',
-        nikePassages(['currenc']),
+        nikePassages('foreign currency exchange rates'),
         controller.signal,
       ),
       {

@@ -226,3 +226,27 @@ describe.each(STORAGES)('assistant sessions on %s', (storage) => {
     ).not.toContain(suppliers);
   });
 });
+
+describe('the demo workspace', () => {
+  it('holds one session answered by the extractive answerer from the demo documents', async () => {
+    const h = await createHarness('sqlite');
+    try {
+      const token = (await h.signInDemo()).id_token;
+      const list = (await sessions(h, token)).body.sessions;
+      expect(list).toHaveLength(1);
+      const res = await h.call('GET', `/ml/ask-needl/sessions/${list[0].id}`, { token });
+      const [message] = res.body.state.messages;
+      expect(res.body.state.messages).toHaveLength(1);
+      expect(list[0].title).toBe(message.prompt);
+      expect(message).toMatchObject({ mode: 'answer', status: 'done', error: null });
+      const { sentences } = message.data.generated_answer;
+      expect(sentences.length).toBeGreaterThan(0);
+      for (const s of sentences) {
+        expect(s.citations[0].context).toContain(s.sentence);
+        expect(message.answer).toContain(`[${s.citations[0].id}]`);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -284,18 +284,3 @@ describe('answers', () => {
     ).toBeTruthy();
   });
 });
-
-describe('assistant routes', () => {
-  it('the full page shows the history panel beside the chat when history is on', async () => {
-    await renderAssistant({ path: '/ask-needl/full', flags: { ask_needl_history: true } });
-    expect(await screen.findByRole('complementary', { name: 'Chat history' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Chat' })).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Not available yet' })).toBeNull();
-  });
-
-  it('/ask-needl/history is a screen of its own', async () => {
-    await renderAssistant({ path: '/ask-needl/history', flags: { ask_needl_history: true } });
-    expect(await screen.findByRole('complementary', { name: 'Chat history' })).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Not available yet' })).toBeNull();
-  });
-});

@@ -1,6 +1,6 @@
-import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../contract/assistant';
+import type { AskSession, ChatMessage, SessionSummary } from '../../contract/assistant';
 import type { Variant } from '../../contract/worker-api';
-import { ApiError } from '../api-client';
+import { ApiError, isNetworkError } from '../api-client';
 import type { Mirror } from '../mirror';
 import type { Connection } from '../tabs';
 import { createLiveUpdates, lastBot, newLive, type LiveChat } from './assistant-live';
@@ -115,8 +115,10 @@ function revalidate(chats: Chats, entry: Entry) {
 }
 
 /**
- * The live chat of `id`: in memory, else from the mirror, else the server's (kept in the
- * mirror). null: the server has no such session.
+ * The live chat of `id`: in memory, else from the mirror (compared with the server's behind
+ * it), else the server's (kept in the mirror). A session the history list brought has no
+ * exchanges mirrored: the server's are waited for, unless it cannot be reached. null: the
+ * server has no such session.
  */
 export async function load(chats: Chats, id: string, variant: Variant): Promise<Entry | null> {
   const live = chats.lives.get(id);
@@ -127,17 +129,20 @@ export async function load(chats: Chats, id: string, variant: Variant): Promise<
   const made = (async () => {
     const mirror = await ctx.mirror;
     const summary = await mirror.get<SessionSummary>(SESSIONS, id);
-    let chat: Chat;
-    if (summary) chat = chatOf(summary, await readMessages(mirror, id));
-    else {
-      const session = await fetchSession(ctx, id, variant, false);
-      if (!session) return null;
-      await keepServerSession(ctx, mirror, session);
-      chat = chatOf(session, session.state.messages);
+    const messages = await readMessages(mirror, id);
+    let chat = summary && messages.length ? chatOf(summary, messages) : null;
+    if (!chat) {
+      const session = await fetchSession(ctx, id, variant, false).catch((error: unknown) => {
+        if (summary && isNetworkError(error)) return undefined;
+        throw error;
+      });
+      if (session === null) return null;
+      if (session) await keepServerSession(ctx, mirror, session);
+      chat = session ? chatOf(session, session.state.messages) : chatOf(summary!, messages);
     }
     const entry: Entry = { ...newLive(chat), run: null };
     chats.lives.set(id, entry);
-    if (summary) revalidate(chats, entry);
+    if (summary && messages.length) revalidate(chats, entry);
     return entry;
   })().finally(() => chats.loading.delete(id));
   chats.loading.set(id, made);
