@@ -5,11 +5,11 @@ import { figuresOf, type PageFigures, type StreamProbe } from './stream-probe';
  * Driving one streamed answer in a page of bench/stream (the app's chat page or the naive
  * baseline) and reading its figures: a keystroke is typed into the page's question box every
  * 200 ms while the answer streams, until DONE reached the page; then the page is left to
- * settle, and its final text (the target's signature once settled) dates when it was painted.
+ * settle, and the answer's last change after DONE dates its final text.
  */
 
 export const KEYSTROKE_EVERY_MS = 200;
-/** The probe watches frames this long after DONE (stream-probe.ts watchAfterDone). */
+/** The probe watches frames this long after DONE (stream-probe.ts markDone). */
 const SETTLE_MS = 3_200;
 const STREAM_TIMEOUT_MS = 180_000;
 
@@ -52,11 +52,7 @@ export async function typeUntilDone(page: Page, asked: number): Promise<PageFigu
     await sleep(Math.max(0, KEYSTROKE_EVERY_MS - (Date.now() - at)));
   }
   await sleep(SETTLE_MS);
-  const finalSig = await page.evaluate(() =>
-    (window as unknown as { __stream: { signature(): string } }).__stream.signature(),
-  );
-  const probe = await readProbe(page);
-  return figuresOf(probe, asked, finalSig);
+  return figuresOf(await readProbe(page), asked);
 }
 
 /** The app's chat page: types the question and sends it with Enter; answers the page's clock. */

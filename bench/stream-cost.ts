@@ -33,7 +33,7 @@ export async function measureUpdateCost(
   context: BrowserContext,
   origin: string,
   answer: string,
-  sizes: [number, number] = [10_000, 200_000],
+  sizes: [number, number] = [10_000, Math.min(200_000, answer.length)],
 ): Promise<CostFigures> {
   const page = await context.newPage();
   try {

@@ -18,9 +18,12 @@ export type StreamProbe = {
   /** 'ask' updates received by this tab (ours), and their biggest `append`. */
   updates: number;
   biggestAppend: number;
-  /** After DONE: each frame's signature of `target`'s text, taken after the frame painted. */
+  /** The answer's element (a selector). */
   target: string;
-  after: Array<{ t: number; sig: string }>;
+  /** After DONE: each frame's time once painted (a task queued from its animation frame). */
+  after: number[];
+  /** After DONE: the last change in the target or what holds it (null: none). */
+  lastChange: number | null;
 };
 
 /**
@@ -34,7 +37,7 @@ export type StreamProbe = {
 export const PROBE_SCRIPT = `(() => {
   const probe = {
     recording: false, frames: [], longTasks: [], keys: [], worstEventTiming: 0,
-    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [],
+    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [], lastChange: null,
   };
   window.__stream = probe;
   new PerformanceObserver((list) => {
@@ -58,25 +61,29 @@ export const PROBE_SCRIPT = `(() => {
     requestAnimationFrame(() => { entry.frame = performance.now(); });
   }, true);
 
-  const sig = () => {
+  probe.signature = () => {
     const el = probe.target ? document.querySelector(probe.target) : null;
     const text = el ? el.textContent || '' : '';
     return text.length + ':' + text.slice(-80);
   };
-  probe.watchAfterDone = () => {
-    const until = performance.now() + 3000;
-    const check = () => {
-      const s = sig();
-      setTimeout(() => probe.after.push({ t: performance.now(), sig: s }), 0);
-      if (performance.now() < until) requestAnimationFrame(check);
-    };
-    requestAnimationFrame(check);
+  // After DONE: when the target (or what holds it) last changed, and each frame's time once
+  // painted. Mutations are timed in the observer's microtask, right after the change.
+  const touches = (node) => {
+    const el = probe.target ? document.querySelector(probe.target) : null;
+    return !!el && (el === node || el.contains(node) || node.contains(el));
   };
-  probe.signature = sig;
   probe.markDone = () => {
     if (probe.done !== null) return;
     probe.done = performance.now();
-    probe.watchAfterDone();
+    new MutationObserver((records) => {
+      if (records.some((r) => touches(r.target))) probe.lastChange = performance.now();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    const until = probe.done + 3000;
+    const frame = () => {
+      setTimeout(() => probe.after.push(performance.now()), 0);
+      if (performance.now() < until) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
   };
 
   const inspect = (data) => {
@@ -130,7 +137,7 @@ export type PageFigures = {
   worstKey: number;
   worstKeyHandler: number;
   worstEventTiming: number;
-  /** DONE reaching the page to the first frame painted with the final text; null: never. */
+  /** DONE reaching the page to the first frame painted after the last change; null: never. */
   donePainted: number | null;
   streamSeconds: number;
   updates: number;
@@ -144,12 +151,13 @@ const quantile = (xs: number[], q: number) => {
 
 /**
  * The figures from a finished probe: frames and long tasks from the first answer text to the
- * final text painted (long tasks from `asked`), keystrokes while streaming, and DONE to paint
- * against `finalSig` (the target's signature once everything settled).
+ * final text painted (long tasks from `asked`), keystrokes while streaming, and DONE to the
+ * first frame painted after the answer's last change (or after DONE, if nothing changed).
  */
-export function figuresOf(p: StreamProbe, asked: number, finalSig: string): PageFigures {
+export function figuresOf(p: StreamProbe, asked: number): PageFigures {
   const start = p.firstChunk ?? asked;
-  const painted = p.after.find((a) => a.sig === finalSig && a.t >= (p.done ?? Infinity))?.t ?? null;
+  const settled = Math.max(p.done ?? Infinity, p.lastChange ?? -Infinity);
+  const painted = p.after.find((t) => t >= settled) ?? null;
   const end = painted ?? p.done ?? Infinity;
   const frames = p.frames.filter((t) => t >= start && t <= end);
   const gaps = frames.slice(1).map((t, i) => t - frames[i]);

@@ -86,28 +86,29 @@ export function pageRows(ours: PageFigures, naive: PageFigures): Row[] {
 /** The cost of one update (stream-cost.ts). */
 export function costRows(cost: CostFigures): Row[] {
   const growth = cost.large.p50 / cost.small.p50;
+  const [small, large] = cost.sizes.map((n) => `${Math.round(n / 1000)}k`);
   return [
     {
-      what: 'one update at 200k: appendBlocks + render (p50)',
+      what: `one update at ${large}: appendBlocks + render (p50)`,
       ours: `${f1(cost.large.p50)} ms (p95 ${f1(cost.large.p95)})`,
       goal: '<= 2 ms',
       baseline: `${f1(cost.naiveLarge.p50)} ms`,
       ok: cost.large.p50 <= 2,
     },
     {
-      what: '  at 10k (p50)',
+      what: `  at ${small} (p50)`,
       ours: `${f1(cost.small.p50)} ms (p95 ${f1(cost.small.p95)})`,
       goal: '',
       baseline: '',
     },
     {
-      what: '  then style and layout (p50, 10k / 200k)',
+      what: `  then style and layout (p50, ${small} / ${large})`,
       ours: `${f1(cost.small.layoutP50)} / ${f1(cost.large.layoutP50)} ms`,
       goal: '',
       baseline: '',
     },
     {
-      what: 'growth 10k -> 200k',
+      what: `growth ${small} -> ${large}`,
       ours: `${f1(growth)}x`,
       goal: '<= 2x',
       baseline: '',

@@ -38,7 +38,7 @@ const isTopicWord = (w: string) =>
 
 /**
  * The term the passages repeat most that the question does not hold: a pair of words in a
- * row ("supply chain") when one comes three times or more, else a single word said twice.
+ * row ("supply chain") when one comes twice or more, else a single word that does.
  */
 export function repeatedTerm(
   texts: readonly string[],
@@ -60,11 +60,11 @@ export function repeatedTerm(
       }
     }
   }
-  const top = (counts: Map<string, number>, least: number) =>
+  const top = (counts: Map<string, number>) =>
     [...counts]
       .filter(([, n]) => n >= 2)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
-  return top(pairs, 3) ?? top(singles, 2);
+  return top(pairs) ?? top(singles);
 }
 
 /** Verbs of asking: "what did X report", "what does Y say". */

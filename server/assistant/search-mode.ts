@@ -37,14 +37,18 @@ export async function searchMatches(
     // At most MAX_ASK_DOCUMENTS documents, each already checked visible: read them.
     const terms = questionTerms(question);
     const docs = [...(await loadDocuments(db, target.scope.viewerId, target.documentIds)).values()];
-    const held = (d: AskDocument) => {
-      const inDoc = wordSet(`${d.title}\n${d.plain_text}`);
-      return terms.filter((t) => holds(inDoc, t)).length;
-    };
-    const all = docs.filter((d) => held(d) === terms.length);
+    // How many of the words each document holds (its title too), counted once per document.
+    const held = new Map(
+      docs.map((d) => {
+        const inDoc = wordSet(`${d.title}\n${d.plain_text}`);
+        return [d.id, terms.filter((t) => holds(inDoc, t)).length] as const;
+      }),
+    );
+    const count = (d: AskDocument) => held.get(d.id) ?? 0;
+    const all = docs.filter((d) => count(d) === terms.length);
     const anyWord = all.length === 0;
-    const hits = (anyWord ? docs.filter((d) => held(d) > 0) : all).sort(
-      (a, b) => held(b) - held(a),
+    const hits = (anyWord ? docs.filter((d) => count(d) > 0) : all).sort(
+      (a, b) => count(b) - count(a),
     );
     return {
       words,

@@ -40,14 +40,14 @@ function wordBefore(text: string, at: number): string {
 
 /** The next word after `at` (skipping opening quotes and brackets). */
 function wordAfter(text: string, at: number): string {
-  const m = /^["'\u2018\u201c(\[]*([\p{L}\p{N}]+)/u.exec(text.slice(at, at + 40));
+  const m = /^["'\u2018\u201c([]*([\p{L}\p{N}]+)/u.exec(text.slice(at, at + 40));
   return m ? m[1] : '';
 }
 
 /** Whether the terminator run text[from, to) ends a sentence, given what follows. */
 function endsSentence(text: string, from: number, to: number, next: number): boolean {
   const following = wordAfter(text, next);
-  if (!following) return /^["'\u2018\u201c(\[]/.test(text[next] ?? '') || next >= text.length;
+  if (!following) return /^["'\u2018\u201c([]/.test(text[next] ?? '') || next >= text.length;
   const first = following[0];
   // A lower-case continuation never starts a sentence ("approx. five", "e.g. the").
   if (/\p{Ll}/u.test(first)) return false;

@@ -93,7 +93,12 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
         'Confidential: the zanzibarite reserves of Harbour Mining are estimated at 40 million tonnes.',
       citations: [{ document_id: memo, title_label: MEMO }],
     });
-    for (const extra of [{}, { board_id: 'home' }, { board_id: 'needl_universe' }]) {
+    const scopes: Array<Record<string, string>> = [
+      {},
+      { board_id: 'home' },
+      { board_id: 'needl_universe' },
+    ];
+    for (const extra of scopes) {
       const res = await ask(h, bob.token, { prompt: RESERVES, ...extra });
       expect(res.status).toBe(200);
       expect(res.done?.generated_answer.answer, JSON.stringify(extra)).toBe(NOT_FOUND);
@@ -118,6 +123,16 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
     );
     expect(citedDocuments(res)).toEqual([WDC_TITLE]);
     expect(res.done?.retrieved_results.map((r) => r.document_id)).toEqual([wdc]);
+    // Search mode in a document scope: that document, if it holds the words.
+    const searched = await ask(h, ada.token, {
+      prompt: question,
+      document_id: wdc,
+      mode: 'search',
+    });
+    expect(searched.done?.retrieved_results.map((r) => r.document_id)).toEqual([wdc]);
+    expect(searched.done?.generated_answer.answer).toBe(
+      `Found 1 result for “${question}” in “${WDC_TITLE}”.`,
+    );
     const session = await h.call('GET', `/ml/ask-needl/sessions/${res.done!.session_id}`, {
       token: ada.token,
     });

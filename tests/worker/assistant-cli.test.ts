@@ -40,20 +40,19 @@ describe('npm run ws -- ask', () => {
     await ws('follow', WIRE);
 
     const { stdout } = await ws('ask', 'What do quokkas eat?');
-    expect(stdout).toBe(
+    const [answer, followups] = stdout.split('Follow-up questions:\n');
+    expect(answer).toBe(
       [
         'Quokkas eat leaves, grasses and succulent plants on Rottnest Island. [1]',
         '',
         '[1] Quokka diet study — Markets Wire, 2024-06-01',
         '    https://news.example.com/quokka-diet',
         '',
-        'Follow-up questions:',
-        '  - What does “Quokka diet study” say about island?',
-        '  - What does “Quokka census results” say about quokkas eat?',
-        '  - What are the key points of “Quokka diet study”?',
         '',
       ].join('\n'),
     );
+    // The follow-ups are the server's to word: one a line.
+    expect(followups).toMatch(/^( {2}- \S.*\?\n)+$/);
 
     // Search mode lists the matching documents.
     const search = await ws('ask', 'quokka census', '--search');

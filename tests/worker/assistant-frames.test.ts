@@ -3,8 +3,8 @@ import type { ChatUpdate } from '../../contract/assistant';
 import type { WorkerEvent } from '../../contract/worker-api';
 import { resolveRequest } from '../../worker/api-request';
 import { createLiveUpdates, FRAME_MS, newLive } from '../../worker/domains/assistant-live';
-import type { Connection } from '../../worker/tabs';
-import { createManualClock } from '../../worker/testing';
+import { createTabRegistry, type Connection } from '../../worker/tabs';
+import { createManualClock, createMemoryLocks } from '../../worker/testing';
 import { ALL, askingUser, botOf, patches, patchIn, scriptedStream } from './assistant-support';
 import { setupWorkspaceSuite } from './support';
 
@@ -171,6 +171,28 @@ describe('createLiveUpdates', () => {
     await clock.advance(FRAME_MS);
     expect(sent.map(([key]) => key)).toEqual([1]);
     expect([...live.watchers].map((c) => c.key)).toEqual([1]);
+  });
+});
+
+describe("the tab registry's send", () => {
+  it('delivers to one connection, and says false once it is dropped', () => {
+    const tabs = createTabRegistry({
+      locks: createMemoryLocks(),
+      clock: createManualClock(),
+      helloTimeoutMs: 60_000,
+      warn: () => {},
+      onChange: () => {},
+    });
+    const heard: Array<[string, WorkerEvent]> = [];
+    const a = tabs.open();
+    const b = tabs.open();
+    tabs.subscribe(a, (e) => void heard.push(['a', e]));
+    tabs.subscribe(b, (e) => void heard.push(['b', e]));
+    const event: WorkerEvent = { type: 'online', online: true };
+    expect(tabs.send(a, event)).toBe(true);
+    tabs.drop(a);
+    expect(tabs.send(a, event)).toBe(false);
+    expect(heard).toEqual([['a', event]]);
   });
 });
 

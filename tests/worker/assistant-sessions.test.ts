@@ -56,6 +56,31 @@ describe('ask.sessions', () => {
     expect(chat.title).toBe('What do quokkas eat?');
   });
 
+  it('opens a session asked on another device with its exchanges', async () => {
+    const { ws, tab, user } = await askingUser(suite);
+    const asked = await askAndWait(ws, tab, 'What do quokkas eat?');
+    const other = await suite.workspace().tab('other-device');
+    await other.api.call('auth.signIn', { email: user.email, password: user.password });
+    expect(rows(await other.api.call('ask.sessions', {}))).toEqual([
+      [asked.sessionId, 'What do quokkas eat?'],
+    ]);
+    const chat = await other.api.call('ask.watch', { sessionId: asked.sessionId });
+    expect(
+      chat.messages.map((m) => (m.type === 'bot' ? [m.phase, m.data?.message_id] : m.prompt)),
+    ).toEqual(['What do quokkas eat?', ['done', asked.bot.data?.message_id]]);
+  });
+
+  it("forgets a user's chats when the session ends: the next user cannot open them", async () => {
+    const { ws, tab } = await askingUser(suite);
+    const asked = await askAndWait(ws, tab, 'What do quokkas eat?');
+    await tab.api.call('auth.signOut', {});
+    await tab.api.call('auth.signUp', newUser());
+    await expect(tab.api.call('ask.watch', { sessionId: asked.sessionId })).rejects.toThrow(
+      `No assistant session ${asked.sessionId}`,
+    );
+    expect(await tab.api.call('ask.sessions', {})).toEqual({ sessions: [], fresh: true });
+  });
+
   it('follows renames and deletes made elsewhere, through revalidation and the change feed', async () => {
     const { ws, tab, user } = await askingUser(suite);
     const a = await askAndWait(ws, tab, 'What do quokkas eat?');

@@ -7,12 +7,12 @@ import {
   forgetIfIdle,
   keepServerSession,
   load,
+  newEntry,
   setTitle,
   type Chats,
   type Entry,
   type Run,
 } from './assistant-chats';
-import { newLive } from './assistant-live';
 import {
   chatOf,
   keptMessages,
@@ -69,8 +69,7 @@ function onEvent(chats: Chats, entry: Entry, run: Run, event: AskEvent) {
 /** Writes the chat's finished exchanges, and takes the server's title for it. */
 async function persist(chats: Chats, entry: Entry) {
   const { ctx } = chats;
-  const owner = ctx.owner();
-  if (!owner) return;
+  const { owner } = entry;
   const id = entry.chat.sessionId;
   // No longer the live chat: it was deleted here (ask.delete); nothing of it is written back.
   if (chats.lives.get(id) !== entry) return;
@@ -85,7 +84,7 @@ async function persist(chats: Chats, entry: Entry) {
   }
   const now = nowIso(ctx);
   const kept = keptMessages(entry.chat, now);
-  if (session && (await keepServerSession(ctx, mirror, session, kept.length))) {
+  if (session && (await keepServerSession(ctx, owner, session, kept.length))) {
     setTitle(chats, entry, session.title);
     return;
   }
@@ -139,7 +138,7 @@ export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
   let entry = input.sessionId ? await load(chats, sessionId, conn.variant).catch(() => null) : null;
   if (!entry) {
     const metadata = scopeMetadata(input.scope);
-    entry = { ...newLive(chatOf({ id: sessionId, title: '', metadata }, [])), run: null };
+    entry = newEntry(ctx, chatOf({ id: sessionId, title: '', metadata }, []));
     chats.lives.set(sessionId, entry);
   }
   stopRun(chats, entry);

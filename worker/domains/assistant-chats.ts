@@ -1,7 +1,7 @@
-import type { AskSession, ChatMessage, SessionSummary } from '../../contract/assistant';
+import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../contract/assistant';
 import type { Variant } from '../../contract/worker-api';
 import { ApiError, isNetworkError } from '../api-client';
-import type { Mirror } from '../mirror';
+import type { Owner } from '../session';
 import type { Connection } from '../tabs';
 import { createLiveUpdates, lastBot, newLive, type LiveChat } from './assistant-live';
 import {
@@ -11,7 +11,6 @@ import {
   serverSessionWrites,
   SESSIONS,
   type Ctx,
-  type S,
 } from './assistant-store';
 
 /**
@@ -22,10 +21,13 @@ import {
  */
 
 export type Run = { controller: AbortController; messageId: string; ended: boolean };
-export type Entry = LiveChat & { run: Run | null };
+/** `owner`: the session the chat was opened in; what it writes lands only while that lasts. */
+export type Entry = LiveChat & { run: Run | null; owner: Owner };
 
 export type Chats = {
   ctx: Ctx;
+  /** The session (its id) the chats in memory belong to. */
+  session: string | null;
   lives: Map<string, Entry>;
   loading: Map<string, Promise<Entry | null>>;
   updates: ReturnType<typeof createLiveUpdates>;
@@ -34,14 +36,29 @@ export type Chats = {
 /** Per workspace: its mirror is the one object every part of a workspace shares. */
 const workspaces = new WeakMap<object, Chats>();
 
+/** The workspace's chats, of the current session only (a sign-out forgets the others). */
 export function chatsOf(ctx: Ctx): Chats {
   let chats = workspaces.get(ctx.mirror);
   if (!chats) {
     const updates = createLiveUpdates({ clock: ctx.clock, deliver: ctx.deliver });
-    chats = { ctx, lives: new Map(), loading: new Map(), updates };
+    chats = { ctx, session: null, lives: new Map(), loading: new Map(), updates };
     workspaces.set(ctx.mirror, chats);
   }
+  const session = ctx.owner()?.session_id ?? null;
+  if (chats.session !== session) {
+    for (const entry of chats.lives.values()) entry.run?.controller.abort();
+    chats.lives.clear();
+    chats.loading.clear();
+    chats.session = session;
+  }
   return chats;
+}
+
+/** A chat now in memory, for the session signed in now. */
+export function newEntry(ctx: Ctx, chat: Chat): Entry {
+  const owner = ctx.owner();
+  if (!owner) throw new ApiError(401, 'no_token', 'The assistant needs a signed-in session');
+  return { ...newLive(chat), run: null, owner };
 }
 
 /** The chats of the workspace whose mirror this is, if it has any (store watchers). */
@@ -74,16 +91,11 @@ const content = (messages: ChatMessage[]) =>
  * holds (`local`): the server keeps a stopped answer once it has noticed the stop, which may
  * be after this worker asked.
  */
-export async function keepServerSession(
-  ctx: Ctx,
-  mirror: Mirror<S>,
-  session: AskSession,
-  local = 0,
-) {
-  const owner = ctx.owner();
+export async function keepServerSession(ctx: Ctx, owner: Owner, session: AskSession, local = 0) {
+  const mirror = await ctx.mirror;
   const held = await readMessages(mirror, session.id);
   const known = Math.max(held.length, local);
-  if (!owner || known > session.state.messages.length) return false;
+  if (known > session.state.messages.length) return false;
   await ctx.reads.store(await serverSessionWrites(mirror, session), owner);
   return true;
 }
@@ -105,7 +117,7 @@ function revalidate(chats: Chats, entry: Entry) {
     // Deleted here meanwhile (no longer the live chat): nothing of it is written back.
     if (!session || chats.lives.get(id) !== entry) return;
     const local = keptMessages(entry.chat, '').length;
-    if (!(await keepServerSession(ctx, await ctx.mirror, session, local)) || entry.run) return;
+    if (!(await keepServerSession(ctx, entry.owner, session, local)) || entry.run) return;
     const next = chatOf(session, session.state.messages);
     if (content(next.messages) !== content(entry.chat.messages)) {
       chats.updates.reset(entry, () => next);
@@ -126,6 +138,8 @@ export async function load(chats: Chats, id: string, variant: Variant): Promise<
   const loading = chats.loading.get(id);
   if (loading) return loading;
   const { ctx } = chats;
+  const owner = ctx.owner();
+  if (!owner) throw new ApiError(401, 'no_token', 'The assistant needs a signed-in session');
   const made = (async () => {
     const mirror = await ctx.mirror;
     const summary = await mirror.get<SessionSummary>(SESSIONS, id);
@@ -137,10 +151,10 @@ export async function load(chats: Chats, id: string, variant: Variant): Promise<
         throw error;
       });
       if (session === null) return null;
-      if (session) await keepServerSession(ctx, mirror, session);
+      if (session) await keepServerSession(ctx, owner, session);
       chat = session ? chatOf(session, session.state.messages) : chatOf(summary!, messages);
     }
-    const entry: Entry = { ...newLive(chat), run: null };
+    const entry: Entry = { ...newLive(chat), run: null, owner };
     chats.lives.set(id, entry);
     if (summary && messages.length) revalidate(chats, entry);
     return entry;
