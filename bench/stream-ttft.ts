@@ -39,6 +39,7 @@ export type AskTiming = {
   /** ms from the request to DONE. */
   done: number;
   quality: string;
+  /** Passages cited (0: the answerer found nothing to say). */
   citations: number;
   answerChars: number;
 };
@@ -137,9 +138,10 @@ export async function measureTtft(opts: {
     timings,
   };
   const low = timings.filter((t) => t.quality === 'LOW').length;
+  const cited = timings.filter((t) => t.citations > 0).length;
   const slowest = timings.reduce((a, b) => (b.firstToken > a.firstToken ? b : a));
   console.log(
-    `  ${opts.label}: first token p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms over ${first.length} questions (DONE p50 ${stats.doneP50.toFixed(1)} ms; ${low} answered LOW; slowest: "${slowest.question}" ${slowest.firstToken.toFixed(1)} ms)`,
+    `  ${opts.label}: first token p50 ${stats.p50.toFixed(1)} ms, p95 ${stats.p95.toFixed(1)} ms over ${first.length} questions (DONE p50 ${stats.doneP50.toFixed(1)} ms; ${cited} answers cite passages, ${low} are LOW; slowest: "${slowest.question}" ${slowest.firstToken.toFixed(1)} ms)`,
   );
   return stats;
 }

@@ -4,18 +4,26 @@ import { addDocs, follow, news, newUser } from './documents-helpers';
 import type { Harness } from './harness';
 
 /**
- * What the assistant suites share: real 10-K text (Item 1A, risk factors: tests/fixtures/sec-10k)
+ * What the assistant suites share: real 10-K text (Item 1A, risk factors, from the data set
+ * beside the project: ../shared/data/sec-10k-sample, whole lines up to 45,000 characters)
  * stored as ingestion stores it, the ask stream called through the app and its events read
  * back from the `data:` lines, exactly as a client reads them.
  */
 
-const item1a = (file: string): string =>
-  readFileSync(new URL(`../fixtures/sec-10k/${file}`, import.meta.url), 'utf8');
+const item1a = (filing: string): string => {
+  const path = new URL(`../../../shared/data/sec-10k-sample/${filing}.json`, import.meta.url);
+  // The data set's sections start with a stray '>' (a quoting artefact of its source).
+  const text = (JSON.parse(readFileSync(path, 'utf8')) as { item1a: string }).item1a.replace(
+    /^>/,
+    '',
+  );
+  return text.slice(0, text.lastIndexOf('\n', 45_000) + 1);
+};
 
 export const NIKE_TITLE = 'NIKE Inc. 10-K 2023: Risk Factors';
 export const WDC_TITLE = 'Western Digital Corp 10-K 2023: Risk Factors';
-export const NIKE_TEXT = item1a('nike-item1a.txt');
-export const WDC_TEXT = item1a('western-digital-item1a.txt');
+export const NIKE_TEXT = item1a('0000320187-23-000039');
+export const WDC_TEXT = item1a('0000106040-23-000024');
 export const NOT_FOUND = 'I could not find this in your data.';
 
 /** Nike's and Western Digital's risk factors in the US filings source. */

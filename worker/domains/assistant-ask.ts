@@ -165,6 +165,7 @@ export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
         id: messageId,
         prompt: input.prompt,
         mode: input.mode,
+        pro: input.pro,
         phase: 'loading',
         streamingAnswer: '',
         intermediateSteps: [],

@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { FeedbackBody } from '../../../contract/assistant';
 import { TOAST_TEXT } from '../../../contract/constants';
 import { LIMITS } from '../../../contract/define';
 import type { z } from 'zod';
+import { Icon } from '../../lib/icons';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
 import { FEEDBACK_THANKS } from './assistant-texts';
@@ -35,7 +36,7 @@ export function CopyButton(props: { text: () => string }) {
       title="Copy"
       onClick={() => void copyAnswer(props.text())}
     >
-      ⧉
+      <Icon name="copy" />
     </button>
   );
 }
@@ -78,7 +79,7 @@ export function FeedbackControls(props: { messageId: string; given: FeedbackValu
     }
   };
 
-  const thumb = (value: FeedbackValue, label: string, icon: string) => (
+  const thumb = (value: FeedbackValue, label: string, icon: ReactNode) => (
     <button
       type="button"
       className="icon-button"
@@ -93,8 +94,8 @@ export function FeedbackControls(props: { messageId: string; given: FeedbackValu
 
   return (
     <>
-      {thumb('CORRECT', 'Good answer', '👍')}
-      {thumb('INCORRECT', 'Bad answer', '👎')}
+      {thumb('CORRECT', 'Good answer', <Icon name="thumbs-up" />)}
+      {thumb('INCORRECT', 'Bad answer', <Icon name="thumbs-down" />)}
       {choice ? (
         <form
           className="feedback-form"

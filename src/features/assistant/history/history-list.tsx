@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { SESSION_BADGES, type SessionSummary } from '../../../../contract/assistant';
+import { Icon } from '../../../lib/icons';
 import { VirtualList } from '../../../lists/virtual-list';
 import { groupSessions, type HistoryGroup } from './history-groups';
 
@@ -93,7 +94,7 @@ function SessionRow(props: {
         aria-busy={props.deleting || undefined}
         onClick={() => props.onDelete(session)}
       >
-        <span aria-hidden="true">🗑</span>
+        <Icon name="trash" />
       </button>
     </div>
   );
