@@ -95,18 +95,43 @@ export async function retrieve(
   const expr = anyOf(words);
   const none: Retrieval = { words, expr, passages: [], documents: new Map() };
   if (!expr || isEmptyScope(target.scope)) return none;
-  const hits = await engineFor(db).passages(db, {
-    expr,
-    scope: target.scope,
-    documentIds: target.documentIds,
-    limit: CANDIDATES,
-  });
+  const engine = engineFor(db);
+  const terms = questionTerms(question);
+  // How rare each word is in the index: "revenue" says more than "report", which every filing
+  // holds. The engine's ranking alone lets many short passages repeating a common word crowd
+  // out the few holding the rare ones, so the rarer half of the words is asked for too.
+  const docs = await engine.termDocs(db, [...new Set(terms.flatMap((t) => [...t.forms]))]);
+  const rarity = new Map(
+    terms.map((t) => {
+      const df = Math.max(0, ...[...t.forms].map((f) => docs.get(f) ?? 0));
+      return [t, 1 / Math.log(2 + df)] as const;
+    }),
+  );
+  const rarest = [...terms]
+    .sort((a, b) => rarity.get(b)! - rarity.get(a)!)
+    .slice(0, Math.min(3, Math.ceil(terms.length / 2)))
+    .map((t) => t.word);
+  const ask = (e: SearchExpr) =>
+    engine.passages(db, {
+      expr: e,
+      scope: target.scope,
+      documentIds: target.documentIds,
+      limit: CANDIDATES,
+    });
+  // The engine's best for all the words, then for the rarer ones, the re-ranking below decides.
+  const hits = await ask(expr);
   stopIfAborted(signal);
+  if (rarest.length < words.length) {
+    const seen = new Set(hits.map((h) => `${h.document_id}:${h.start}`));
+    for (const h of await ask(anyOf(rarest)!)) {
+      if (!seen.has(`${h.document_id}:${h.start}`)) hits.push(h);
+    }
+    stopIfAborted(signal);
+  }
   const loaded = await loadDocuments(db, target.scope.viewerId, [
     ...new Set(hits.map((h) => h.document_id)),
   ]);
   stopIfAborted(signal);
-  const terms = questionTerms(question);
   const ranked = hits
     .flatMap((hit, order) => {
       const doc = loaded.get(hit.document_id);
@@ -114,9 +139,9 @@ export async function retrieve(
       const text = doc.plain_text.slice(hit.start, hit.end);
       const inText = wordSet(text);
       const inTitle = wordSet(doc.title);
-      // Words of the question the passage holds; its title's count half.
+      // The question's words the passage holds, rarer ones weighing more; its title's count half.
       const held = terms.reduce(
-        (n, t) => n + (holds(inText, t) ? 1 : holds(inTitle, t) ? 0.5 : 0),
+        (n, t) => n + rarity.get(t)! * (holds(inText, t) ? 1 : holds(inTitle, t) ? 0.5 : 0),
         0,
       );
       return [{ hit, doc, text, held, order }];
