@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineDomain, endpoint, id, LIMITS, op, text } from './define';
+import { boundedJsonObject, defineDomain, endpoint, id, LIMITS, op, text } from './define';
 import { TextSpan } from './search';
 
 export { TextSpan };
@@ -273,7 +273,7 @@ export const SessionMessage = z.object({
 export type SessionMessage = z.infer<typeof SessionMessage>;
 
 /** Client settings a session keeps (PUT state): free-form but bounded. */
-export const SessionSettings = z.record(z.string(), z.unknown());
+export const SessionSettings = boundedJsonObject('settings');
 
 export const SessionSummary = z.object({
   id: z.string(),
