@@ -141,6 +141,9 @@ export type PageFigures = {
   donePainted: number | null;
   streamSeconds: number;
   updates: number;
+  /** Where the time went: frame gaps over 20 ms and long tasks before DONE and after it. */
+  slowFrames: { streaming: number; afterDone: number };
+  longTasksAfterDone: number;
 };
 
 const quantile = (xs: number[], q: number) => {
@@ -163,6 +166,8 @@ export function figuresOf(p: StreamProbe, asked: number): PageFigures {
   const gaps = frames.slice(1).map((t, i) => t - frames[i]);
   const tasks = p.longTasks.filter((t) => t.start >= asked && t.start <= end + 500);
   const keys = p.keys.filter((k) => k.frame > 0);
+  const done = p.done ?? Infinity;
+  const slow = frames.slice(1).filter((t, i) => t - frames[i] > 20);
   return {
     longTasks: tasks.length,
     longestTask: Math.max(0, ...tasks.map((t) => t.duration)),
@@ -176,5 +181,10 @@ export function figuresOf(p: StreamProbe, asked: number): PageFigures {
     donePainted: painted === null || p.done === null ? null : painted - p.done,
     streamSeconds: ((p.done ?? end) - start) / 1000,
     updates: p.updates,
+    slowFrames: {
+      streaming: slow.filter((t) => t <= done).length,
+      afterDone: slow.filter((t) => t > done).length,
+    },
+    longTasksAfterDone: tasks.filter((t) => t.start + t.duration > done).length,
   };
 }

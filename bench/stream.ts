@@ -19,7 +19,7 @@ import {
 import { buildBenchPages, serveBenchPages, BENCH_BASE } from './stream-build';
 import { ttftOverCorpus } from './stream-corpus';
 import { measureUpdateCost } from './stream-cost';
-import { PROBE_SCRIPT } from './stream-probe';
+import { PROBE_SCRIPT, type PageFigures } from './stream-probe';
 import { costRows, pageRows, printSummary, tabsRows, type Row } from './stream-report';
 import { watchInTabs } from './stream-tabs';
 import { measureTtft, signInToken } from './stream-ttft';
@@ -65,6 +65,8 @@ async function signIn(page: Page, origin: string) {
 }
 
 const f1 = (n: number | null) => (n === null || Number.isNaN(n) ? '-' : n.toFixed(1));
+const wentWhere = (f: PageFigures) =>
+  `frame gaps over 20 ms: ${f.slowFrames.streaming} while streaming, ${f.slowFrames.afterDone} after DONE; long tasks ending after DONE: ${f.longTasksAfterDone} of ${f.longTasks}`;
 
 async function main() {
   const docs = docsWanted();
@@ -115,6 +117,7 @@ async function main() {
     console.log(
       `\nthe app: a ${answer.length.toLocaleString('en')}-character answer in ${f1(ours.streamSeconds)} s, ${ours.updates} updates to the tab, ${oursChars.toLocaleString('en')} characters of text rendered`,
     );
+    console.log(`  ${wentWhere(ours)}`);
 
     // 2. The baseline: the same question streamed into the naive renderer.
     const naivePage = await context.newPage();
@@ -129,6 +132,7 @@ async function main() {
     console.log(
       `naive: the same answer in ${f1(naive.streamSeconds)} s, ${(await renderedChars(naivePage, '#answer')).toLocaleString('en')} characters of text rendered`,
     );
+    console.log(`  ${wentWhere(naive)}`);
     await naivePage.close();
 
     rows.push(...pageRows(ours, naive));

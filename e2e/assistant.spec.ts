@@ -218,11 +218,10 @@ test.describe('with a model that streams slowly', () => {
 
     const other = await context.newPage();
     await other.goto(`${address.pathname}${address.search}`);
-    const opened = Date.now();
+    // A tab's first load boots the app and the worker: slow on a busy machine.
     await expect(other.getByRole('article', { name: 'Question' })).toHaveText(QUESTION, {
       timeout: 30_000,
     });
-    console.log(`second tab showed the question after ${Date.now() - opened} ms`);
     // Streaming there: the stop control shows and the text grows.
     await expect(other.getByRole('button', { name: 'Stop generating' })).toBeVisible();
     const early = (await answerText(other).textContent())?.length ?? 0;

@@ -11,8 +11,9 @@ import { iso } from '../time';
 import { CARD_COLUMNS, toDetail, type CardRow } from './cards';
 
 /**
- * Documents a user may open: one of a source they follow, or their own; never one owned by
- * someone else or from someone else's private source. Every read of a document goes through
+ * Documents a user may open: one of a source they follow, one of the public corpus (a public
+ * source nobody owns, which web search and the assistant's web scope read), or their own; never
+ * one owned by someone else or from someone else's private source. Every read of a document goes through
  * this (a document outside it answers 404, as if it did not exist).
  */
 export const visibleDocuments = (db: Db, userId: string) =>
@@ -24,7 +25,12 @@ export const visibleDocuments = (db: Db, userId: string) =>
     )
     .where((eb) =>
       eb.and([
-        eb.or([eb('f.user_id', 'is not', null), eb('d.owner_user_id', '=', userId)]),
+        eb.or([
+          eb('f.user_id', 'is not', null),
+          eb('d.owner_user_id', '=', userId),
+          // The public corpus ({product}_web, {product}_universe) is anyone's to read.
+          eb.and([eb('s.public', '=', 1), eb('s.owner_user_id', 'is', null)]),
+        ]),
         eb.or([eb('d.owner_user_id', 'is', null), eb('d.owner_user_id', '=', userId)]),
         eb.or([eb('s.owner_user_id', 'is', null), eb('s.owner_user_id', '=', userId)]),
       ]),

@@ -13,6 +13,14 @@ import { createHarness, STORAGES, type Harness } from './harness';
 
 const WIRE = 'demo_markets_wire';
 
+/** Turns a catalogue source into one only `userId` owns (as a followed URL is). */
+const makePrivateTo = (h: Harness, key: string, userId: string) =>
+  h.db
+    .updateTable('sources')
+    .set({ public: 0, owner_user_id: userId })
+    .where('key', '=', key)
+    .execute();
+
 describe.each(STORAGES)('documents on %s', (storage) => {
   let h: Harness;
   beforeAll(async () => {
@@ -128,7 +136,7 @@ describe.each(STORAGES)('documents on %s', (storage) => {
     );
   });
 
-  it('opens a document only for a follower (404 for anyone else)', async () => {
+  it("opens a public source's document for anyone, a private source's only for its owner", async () => {
     const a = await newUser(h);
     const stranger = await newUser(h);
     await follow(h, a.token, 'demo_us_filings');
@@ -157,7 +165,11 @@ describe.each(STORAGES)('documents on %s', (storage) => {
     const path = `/doc/demo_us_filings?deeplink=${card.deeplink}`;
     const own = await h.call('GET', path, { token: a.token });
     expect(own.body.results[0]).toMatchObject({ body: 'Annual report.', read: false });
+    // The public corpus is anyone's to read (web search and the assistant's web scope cite it).
+    expect((await h.call('GET', path, { token: stranger.token })).status).toBe(200);
+    await makePrivateTo(h, 'demo_us_filings', a.userId);
     expect((await h.call('GET', path, { token: stranger.token })).status).toBe(404);
+    expect((await h.call('GET', path, { token: a.token })).status).toBe(200);
     expect(
       (await h.call('GET', `/doc/demo_research?deeplink=${card.deeplink}`, { token: a.token }))
         .status,
@@ -231,6 +243,7 @@ describe.each(STORAGES)('documents on %s', (storage) => {
     await addDocs(h, 'demo_health_review', [news('h1', 'Konark gets USFDA approval', 'Generic.')]);
     const [{ deeplink }] = (await h.call('GET', '/boards/home/v2', { token: a.token })).body.results
       .documents;
+    await makePrivateTo(h, 'demo_health_review', a.userId);
     const put = (body: unknown) =>
       h.call('PUT', '/doc/read_status', { token: stranger.token, body });
     expect((await put({ deeplinks: [deeplink], status: 'read' })).body).toEqual({ updated: 0 });

@@ -1,8 +1,9 @@
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useLayoutEffect, useState } from 'react';
 import type { AskStep } from '../../../contract/assistant';
 import type { BotView } from '../../state/assistant-chat';
 import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW } from './assistant-texts';
 import { AskSearchResults } from './ask-search-results';
+import { createCitationStore } from './citation-store';
 import { citationsOf } from './citations';
 import { CopyButton, FeedbackControls } from './message-actions';
 import { SourcesList } from './sources-list';
@@ -68,6 +69,10 @@ export const BotMessage = memo(function BotMessage(props: {
   const { data, phase } = message;
   const finished = FINISHED.has(phase);
   const links = useCitationLinks(data);
+  // One store for the message's life: markers subscribe to it; DONE's citations update only the
+  // markers whose link changes, before the frame is painted.
+  const [citations] = useState(() => createCitationStore(links));
+  useLayoutEffect(() => citations.set(links), [citations, links]);
   const text = message.text;
   const copyText = useCallback(() => text.text, [text]);
   const search = data?.answer_type === 'SEARCH';
@@ -84,7 +89,7 @@ export const BotMessage = memo(function BotMessage(props: {
         ) : null}
         <Steps steps={message.intermediateSteps} />
         {phase === 'loading' ? <WaitingText /> : null}
-        <CitationContext.Provider value={links}>
+        <CitationContext.Provider value={citations}>
           {text.tail.trim() || text.blocks.length > 0 ? <StreamingMarkdown state={text} /> : null}
           {phase === 'citing' ? (
             <p className="muted" role="status">
@@ -99,7 +104,7 @@ export const BotMessage = memo(function BotMessage(props: {
             </p>
           ) : null}
           {message.generatingStopped ? <p className="muted">Stopped generating.</p> : null}
-          {!search ? <SourcesList citations={citationsOf(data)} /> : null}
+          {!search ? <SourcesList citations={citationsOf(data)} links={links} /> : null}
         </CitationContext.Provider>
         {followUps.length > 0 ? (
           <div className="ask-followups" role="group" aria-label="Follow-up questions">

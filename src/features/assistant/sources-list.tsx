@@ -1,7 +1,6 @@
-import { useContext } from 'react';
 import type { Citation } from '../../../contract/assistant';
+import type { CitationLinks } from './citation-store';
 import { citationDate, citationExcerpt, citationString, sourceLink } from './citations';
-import { CitationContext } from './streaming-markdown';
 
 /**
  * The answer's sources (001 §2): each citation by number with what it quotes (about 5 words
@@ -9,8 +8,8 @@ import { CitationContext } from './streaming-markdown';
  * to the original only when the address is http or https, plain text otherwise. "View Source"
  * opens the cited passage in the app when the citation makes a preview link.
  */
-export function SourcesList(props: { citations: readonly Citation[] }) {
-  const links = useContext(CitationContext);
+export function SourcesList(props: { citations: readonly Citation[]; links: CitationLinks }) {
+  const { links } = props;
   if (props.citations.length === 0) return null;
   return (
     <section className="ask-sources" aria-label="Sources">

@@ -3,13 +3,14 @@ import {
   createContext,
   memo,
   useContext,
+  useSyncExternalStore,
   type AnchorHTMLAttributes,
   type MouseEvent,
   type ReactNode,
 } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import type { Citation } from '../../../contract/assistant';
+import { createCitationStore, type CitationStore } from './citation-store';
 import type { BlocksState } from './markdown-blocks';
 import { answerUrl, appPath, citeNumber, remarkCitations } from './markdown-rules';
 
@@ -17,45 +18,41 @@ import { answerUrl, appPath, citeNumber, remarkCitations } from './markdown-rule
  * A streamed answer rendered by blocks (ARCHITECTURE "The UI"): each finished block is one
  * memoised react-markdown render, keyed by its index, so it renders once; only the open block
  * renders on every update. Finished blocks are grouped (GROUP per group, memoised by range) so
- * an update also does not walk every block: its cost stays flat as the answer grows.
+ * an update also does not walk every block, and the browser skips groups off screen: its cost
+ * stays flat as the answer grows.
  */
 
-/** Blocks per memoised group. */
-const GROUP = 64;
+/** Blocks per group: small enough that an on-screen group is cheap to lay out and paint. */
+const GROUP = 24;
 
-/** What `[n]` markers open: the answer's citations, and how to show one. */
-export type CitationLinks = {
-  byId: ReadonlyMap<string, Citation>;
-  /** The in-app address of a citation, or null when it makes no link. */
-  hrefOf: (citation: Citation) => string | null;
-  open: (citation: Citation) => void;
-};
-
-const NO_CITATIONS: CitationLinks = { byId: new Map(), hrefOf: () => null, open: () => {} };
-export const CitationContext = createContext<CitationLinks>(NO_CITATIONS);
+/** The answer's citations; a stable store (citation-store.ts), never replaced at DONE. */
+export const CitationContext = createContext<CitationStore>(createCitationStore());
 
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
-/** A `[n]` marker: a link to the cited passage when the citation makes one, else its number. */
+/**
+ * A `[n]` marker: the same element before and after the citations come (only its attributes
+ * change), a link to the cited passage when the citation makes one, else its number. Clicks are
+ * handled once for the whole answer (StreamingMarkdown).
+ */
 function CitationMarker(props: { n: string }) {
-  const links = useContext(CitationContext);
-  const citation = links.byId.get(props.n);
-  const href = citation ? links.hrefOf(citation) : null;
-  if (!citation || !href) return <sup className="cite-marker">[{props.n}]</sup>;
+  const store = useContext(CitationContext);
+  const { n } = props;
+  const link = useSyncExternalStore(
+    store.subscribe,
+    () => store.link(n),
+    () => store.link(n),
+  );
   return (
     <sup className="cite-marker">
       <a
-        href={href}
-        aria-label={`Source ${props.n}: ${citation.title_label}`}
-        title={citation.title_label}
-        onClick={(event) => {
-          if (!plainClick(event)) return;
-          event.preventDefault();
-          links.open(citation);
-        }}
+        data-cite={n}
+        href={link?.href}
+        aria-label={link ? `Source ${n}: ${link.title}` : undefined}
+        title={link?.title}
       >
-        [{props.n}]
+        [{n}]
       </a>
     </sup>
   );
@@ -110,28 +107,46 @@ export const MarkdownBlock = memo(function MarkdownBlock(props: { text: string }
 
 type GroupProps = { blocks: readonly string[]; from: number; to: number; epoch: number };
 
-/** A range of finished blocks: within one epoch the same range is the same text. */
-const BlockGroup = memo(
-  function BlockGroup(props: GroupProps) {
-    const items: ReactNode[] = [];
-    for (let i = props.from; i < props.to; i += 1) {
-      items.push(<MarkdownBlock key={i} text={props.blocks[i]} />);
-    }
-    return <>{items}</>;
-  },
-  (a, b) => a.from === b.from && a.to === b.to && a.epoch === b.epoch,
-);
+/** Whether two block lists hold the same text in [from, to). */
+function sameRange(a: GroupProps, b: GroupProps): boolean {
+  if (a.from !== b.from || a.to !== b.to) return false;
+  if (a.epoch === b.epoch) return true;
+  for (let i = a.from; i < a.to; i += 1) if (a.blocks[i] !== b.blocks[i]) return false;
+  return true;
+}
+
+/**
+ * A range of finished blocks in one wrapper that the browser skips while off screen
+ * (`content-visibility`, assistant.css): layout and paint stay flat as the answer grows. Within
+ * one epoch the same range is the same text; after a rebase (DONE's final answer) the texts are
+ * compared, so only a group whose text changed renders again, and in it only changed blocks.
+ */
+const BlockGroup = memo(function BlockGroup(props: GroupProps) {
+  const items: ReactNode[] = [];
+  for (let i = props.from; i < props.to; i += 1) {
+    items.push(<MarkdownBlock key={i} text={props.blocks[i]} />);
+  }
+  return <div className="answer-group">{items}</div>;
+}, sameRange);
 
 /** The answer: finished blocks (each rendered once) and the open one (rendered per update). */
 export function StreamingMarkdown(props: { state: BlocksState }) {
   const { blocks, tail, epoch } = props.state;
+  const store = useContext(CitationContext);
   const groups: ReactNode[] = [];
   for (let from = 0; from < blocks.length; from += GROUP) {
     const to = Math.min(blocks.length, from + GROUP);
     groups.push(<BlockGroup key={from} blocks={blocks} from={from} to={to} epoch={epoch} />);
   }
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    if (!plainClick(event) || !(event.target instanceof Element)) return;
+    const marker = event.target.closest('a[data-cite]');
+    const n = marker?.getAttribute('data-cite');
+    if (n && store.open(n)) event.preventDefault();
+  };
   return (
-    <div className="answer-markdown">
+    // Clicks on the markers' links, delegated: keyboard activation of a link is a click too.
+    <div className="answer-markdown" onClick={onClick}>
       {groups}
       {tail.trim() ? <MarkdownBlock key={`open-${blocks.length}`} text={tail} /> : null}
     </div>

@@ -4,7 +4,7 @@ import type { AskAnswer, Citation } from '../../../contract/assistant';
 import { overlayVisible, withoutOverlayParams } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { citationTarget, citationsOf } from './citations';
-import type { CitationLinks } from './streaming-markdown';
+import type { CitationLinks } from './citation-store';
 
 /** The full-screen preview address of a citation (with the viewer's page and box), or null. */
 export function citationPageHref(citation: Citation): string | null {
