@@ -161,9 +161,13 @@ export function createAssistantState(deps: AssistantStateDeps) {
     };
   };
 
+  /** Changes made before the stored state arrived: they win over it (made later). */
+  let earlyEdits: Partial<ChatState> = {};
   const loadChatState = () =>
     client.call('ask.state', {}).then(
-      (chatState) => {
+      (stored) => {
+        const chatState = { ...stored, ...earlyEdits };
+        earlyEdits = {};
         batch(() => {
           $chatState.value = chatState;
           $chatStateReady.value = true;
@@ -178,6 +182,7 @@ export function createAssistantState(deps: AssistantStateDeps) {
 
   /** The chat state changes at once here and is stored by the worker (shared by the tabs). */
   const setChatState = (patch: Partial<ChatState>) => {
+    if (!$chatStateReady.peek()) earlyEdits = { ...earlyEdits, ...patch };
     $chatState.value = { ...$chatState.peek(), ...patch };
     return client.call('ask.setState', patch).then(
       (chatState) => {
