@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedJsonObject, defineDomain, endpoint, id, LIMITS, op, text } from './define';
-import { TextSpan } from './search';
+import { TextSpan, TimeZone } from './search';
 
 export { TextSpan };
 
@@ -26,14 +26,6 @@ export const ASK_PASSAGES = 12;
 // ---------------------------------------------------------------------------------------------
 // The question (001 §7 "GET assistant streaming endpoint")
 
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const flag = (field: string) =>
   z
     .enum(['true', 'false'], { message: `${field} must be true or false` })
@@ -55,9 +47,7 @@ export const AskQuery = z.object({
     .min(1, { message: 'Question must be non-empty' })
     .max(MAX_PROMPT_CHARS, { message: `prompt must be at most ${MAX_PROMPT_CHARS} characters` }),
   stream: z.literal('true', { message: 'stream must be true' }).default('true'),
-  timezone: text('timezone', 64)
-    .refine(isTimeZone, { message: 'timezone must be an IANA time zone such as Asia/Kolkata' })
-    .default('UTC'),
+  timezone: TimeZone.default('UTC'),
   pro: flag('pro').default(false),
   source: id('source').optional(),
   session_id: id('session_id')

@@ -200,7 +200,7 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
       [{ prompt: '   ' }, 'prompt: Question must be non-empty'],
       [
         { prompt: 'rates', timezone: 'Mars/Olympus' },
-        'timezone: timezone must be an IANA time zone such as Asia/Kolkata',
+        'timezone: timezone must be an IANA time zone such as Europe/London',
       ],
       [
         { prompt: 'rates', document_id: Array.from({ length: 51 }, (_, i) => `d${i}`) },

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ask,
@@ -14,29 +12,9 @@ import {
 import { draft } from './boards-fixture';
 import { addDocs, news } from './documents-helpers';
 import { createHarness, STORAGES, type Harness } from './harness';
+import { usePrivateFeedServer } from './private-feed-server';
 
-const RSS = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>Harbour Private Notes</title><link>/notes</link>
-</channel></rss>`;
-
-/** A feed served from this machine, for a private source (FETCH_ALLOW_PRIVATE=1 to probe it). */
-let server: Server;
-let base: string;
-let allowPrivate: string | undefined;
-beforeAll(async () => {
-  allowPrivate = process.env.FETCH_ALLOW_PRIVATE;
-  process.env.FETCH_ALLOW_PRIVATE = '1';
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  if (allowPrivate === undefined) delete process.env.FETCH_ALLOW_PRIVATE;
-  else process.env.FETCH_ALLOW_PRIVATE = allowPrivate;
-  await new Promise((resolve) => server?.close(resolve));
-});
+const privateFeedUrl = usePrivateFeedServer();
 
 const MEMO = 'Harbour memo on zanzibarite reserves';
 const QUANTUM = 'Quantum chip maker raises funds';
@@ -66,7 +44,7 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
     const a = await filingsReader(h, 'Ada Owner');
     const connected = await h.call('POST', '/connect/rss', {
       token: a.token,
-      body: { url: `${base}/feed.xml` },
+      body: { url: privateFeedUrl() },
     });
     expect(connected.status).toBe(201);
     ada = { token: a.token, source: connected.body };

@@ -1,33 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { draft } from './boards-fixture';
 import { addDocs, news, newUser } from './documents-helpers';
 import { createHarness, STORAGES, type Harness } from './harness';
+import { usePrivateFeedServer } from './private-feed-server';
 import { followSearchFixture, search, titlesOf, writeSearchFixture } from './search-api-fixture';
 
-const RSS = `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>Harbour Private Notes</title><link>/notes</link>
-</channel></rss>`;
-
-/** A feed served from this machine, for a private source (FETCH_ALLOW_PRIVATE=1 to probe it). */
-let server: Server;
-let base: string;
-let allowPrivate: string | undefined;
-beforeAll(async () => {
-  allowPrivate = process.env.FETCH_ALLOW_PRIVATE;
-  process.env.FETCH_ALLOW_PRIVATE = '1';
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  if (allowPrivate === undefined) delete process.env.FETCH_ALLOW_PRIVATE;
-  else process.env.FETCH_ALLOW_PRIVATE = allowPrivate;
-  await new Promise((resolve) => server?.close(resolve));
-});
+const privateFeedUrl = usePrivateFeedServer();
 
 const PRIVATE_TITLE = 'Harbour memo on zanzibarite reserves';
 
@@ -48,7 +26,7 @@ describe.each(STORAGES)('search scope on %s', (storage) => {
     await followSearchFixture(h, a.token);
     const connected = await h.call('POST', '/connect/rss', {
       token: a.token,
-      body: { url: `${base}/feed.xml` },
+      body: { url: privateFeedUrl() },
     });
     expect(connected.status).toBe(201);
     owner = { token: a.token, source: connected.body };
