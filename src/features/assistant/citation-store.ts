@@ -49,10 +49,24 @@ function markerLinks(
   return next;
 }
 
+/**
+ * Markers told at once when the links change; the rest are told in later tasks of this many,
+ * so a long answer's thousands of markers gaining their links at DONE never make one long task
+ * (the final text paints first; the links follow within a few frames).
+ */
+const MARKERS_PER_TASK = 150;
+
 export function createCitationStore(initial: CitationLinks = NO_CITATIONS): CitationStore {
   let links = initial;
   let byN = markerLinks(initial, new Map());
   const listeners = new Set<() => void>();
+  let queue: Array<() => void> = [];
+  const pump = () => {
+    const now = queue.slice(0, MARKERS_PER_TASK);
+    queue = queue.slice(MARKERS_PER_TASK);
+    for (const listener of now) if (listeners.has(listener)) listener();
+    if (queue.length > 0) setTimeout(pump, 0);
+  };
   return {
     set(next) {
       if (next === links) return;
@@ -61,7 +75,10 @@ export function createCitationStore(initial: CitationLinks = NO_CITATIONS): Cita
       byN = markerLinks(next, before);
       const changed =
         before.size !== byN.size || [...byN].some(([n, link]) => before.get(n) !== link);
-      if (changed) for (const listener of [...listeners]) listener();
+      if (!changed) return;
+      const idle = queue.length === 0;
+      queue = [...listeners];
+      if (idle) pump();
     },
     subscribe(listener) {
       listeners.add(listener);
