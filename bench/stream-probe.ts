@@ -24,6 +24,8 @@ export type StreamProbe = {
   after: number[];
   /** After DONE: the last change in the target or what holds it (null: none). */
   lastChange: number | null;
+  /** The last change of the answer's text itself (nodes and characters, not attributes). */
+  lastTextChange: number | null;
 };
 
 /**
@@ -37,7 +39,7 @@ export type StreamProbe = {
 export const PROBE_SCRIPT = `(() => {
   const probe = {
     recording: false, frames: [], longTasks: [], keys: [], worstEventTiming: 0,
-    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [], lastChange: null,
+    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [], lastChange: null, lastTextChange: null,
   };
   window.__stream = probe;
   new PerformanceObserver((list) => {
@@ -76,7 +78,9 @@ export const PROBE_SCRIPT = `(() => {
     if (probe.done !== null) return;
     probe.done = performance.now();
     new MutationObserver((records) => {
-      if (records.some((r) => touches(r.target))) probe.lastChange = performance.now();
+      const mine = records.filter((r) => touches(r.target));
+      if (mine.length) probe.lastChange = performance.now();
+      if (mine.some((r) => r.type !== 'attributes')) probe.lastTextChange = performance.now();
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     const until = probe.done + 3000;
     const frame = () => {
@@ -137,8 +141,10 @@ export type PageFigures = {
   worstKey: number;
   worstKeyHandler: number;
   worstEventTiming: number;
-  /** DONE reaching the page to the first frame painted after the last change; null: never. */
+  /** DONE reaching the page to the first frame painted after the text's last change. */
   donePainted: number | null;
+  /** ... after the last change of any kind (the [n] markers' link attributes included). */
+  linksPainted: number | null;
   streamSeconds: number;
   updates: number;
   /** Where the time went: frame gaps over 20 ms and long tasks before DONE and after it. */
@@ -159,9 +165,13 @@ const quantile = (xs: number[], q: number) => {
  */
 export function figuresOf(p: StreamProbe, asked: number): PageFigures {
   const start = p.firstChunk ?? asked;
-  const settled = Math.max(p.done ?? Infinity, p.lastChange ?? -Infinity);
-  const painted = p.after.find((t) => t >= settled) ?? null;
-  const end = painted ?? p.done ?? Infinity;
+  const paintedAfter = (change: number | null) => {
+    const settled = Math.max(p.done ?? Infinity, change ?? -Infinity);
+    return p.after.find((t) => t >= settled) ?? null;
+  };
+  const painted = paintedAfter(p.lastTextChange);
+  const linked = paintedAfter(p.lastChange);
+  const end = linked ?? painted ?? p.done ?? Infinity;
   const frames = p.frames.filter((t) => t >= start && t <= end);
   const gaps = frames.slice(1).map((t, i) => t - frames[i]);
   const tasks = p.longTasks.filter((t) => t.start >= asked && t.start <= end + 500);
@@ -179,6 +189,7 @@ export function figuresOf(p: StreamProbe, asked: number): PageFigures {
     worstKeyHandler: Math.max(0, ...keys.map((k) => k.handled - k.stamp)),
     worstEventTiming: p.worstEventTiming,
     donePainted: painted === null || p.done === null ? null : painted - p.done,
+    linksPainted: linked === null || p.done === null ? null : linked - p.done,
     streamSeconds: ((p.done ?? end) - start) / 1000,
     updates: p.updates,
     slowFrames: {

@@ -80,6 +80,12 @@ export function pageRows(ours: PageFigures, naive: PageFigures): Row[] {
       baseline: `${f1(naive.donePainted)} ms`,
       ok: ours.donePainted !== null && ours.donePainted <= 100,
     },
+    {
+      what: '  then the [n] markers all linked, painted',
+      ours: `${f1(ours.linksPainted)} ms`,
+      goal: '',
+      baseline: `${f1(naive.linksPainted)} ms`,
+    },
   ];
 }
 

@@ -1,4 +1,4 @@
-import { memo, useCallback, useLayoutEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { AskStep } from '../../../contract/assistant';
 import type { BotView } from '../../state/assistant-chat';
 import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW } from './assistant-texts';
@@ -70,9 +70,9 @@ export const BotMessage = memo(function BotMessage(props: {
   const finished = FINISHED.has(phase);
   const links = useCitationLinks(data);
   // One store for the message's life: markers subscribe to it; DONE's citations update only the
-  // markers whose link changes, before the frame is painted.
+  // markers whose link changes, after the final text is painted (a few markers per task).
   const [citations] = useState(() => createCitationStore(links));
-  useLayoutEffect(() => citations.set(links), [citations, links]);
+  useEffect(() => citations.set(links), [citations, links]);
   const text = message.text;
   const copyText = useCallback(() => text.text, [text]);
   const search = data?.answer_type === 'SEARCH';
