@@ -13,6 +13,7 @@ import { ScopePicker } from './scope-picker';
 import { Suggestions } from './suggestions';
 import { useTypedTitle } from './timed-text';
 import './assistant.css';
+import './answer-parts.css';
 
 function ChatTitle(props: { title: string }) {
   const typed = useTypedTitle(props.title, TITLE_TYPE_MS);

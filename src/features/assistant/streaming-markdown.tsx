@@ -13,6 +13,7 @@ import remarkGfm from 'remark-gfm';
 import { createCitationStore, type CitationStore } from './citation-store';
 import type { BlocksState } from './markdown-blocks';
 import { answerUrl, appPath, citeNumber, remarkCitations } from './markdown-rules';
+import './answer-markdown.css';
 
 /**
  * A streamed answer rendered by blocks (ARCHITECTURE "The UI"): each finished block is one
@@ -117,7 +118,7 @@ function sameRange(a: GroupProps, b: GroupProps): boolean {
 
 /**
  * A range of finished blocks in one wrapper that the browser skips while off screen
- * (`content-visibility`, assistant.css): layout and paint stay flat as the answer grows. Within
+ * (`content-visibility`, answer-markdown.css): layout and paint stay flat as the answer grows. Within
  * one epoch the same range is the same text; after a rebase (DONE's final answer) the texts are
  * compared, so only a group whose text changed renders again, and in it only changed blocks.
  */
