@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { boundedJsonObject, defineDomain, endpoint, id, LIMITS, op, text } from './define';
+import {
+  boundedJsonObject,
+  defineDomain,
+  endpoint,
+  id,
+  LIMITS,
+  op,
+  queryInt,
+  text,
+} from './define';
 import { TextSpan, TimeZone } from './search';
 
 export { TextSpan };
@@ -293,12 +302,7 @@ export type AskSession = z.infer<typeof AskSession>;
 
 export const SessionsQuery = z.object({
   q: text('q', 200).optional(),
-  limit: z.coerce
-    .number({ message: 'limit must be a number' })
-    .int({ message: 'limit must be a whole number' })
-    .min(1, { message: 'limit must be between 1 and 500' })
-    .max(500, { message: 'limit must be between 1 and 500' })
-    .default(200),
+  limit: queryInt('limit', 1, 500, 200),
 });
 export const SessionsAnswer = z.object({ sessions: z.array(SessionSummary) });
 

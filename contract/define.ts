@@ -67,6 +67,15 @@ export const text = (field: string, max: number = LIMITS.text) =>
     .string({ message: `${field} must be text` })
     .max(max, { message: `${field} must be at most ${max} characters` });
 
+/** A whole number read from a query string, min..max, `fallback` when absent; messages name it. */
+export const queryInt = (field: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ message: `${field} must be a number` })
+    .int({ message: `${field} must be a whole number` })
+    .min(min, { message: `${field} must be between ${min} and ${max}` })
+    .max(max, { message: `${field} must be between ${min} and ${max}` })
+    .default(fallback);
+
 /** An id: non-empty, at most 128 characters. */
 export const id = (field = 'id') =>
   text(field, LIMITS.id).min(1, { message: `${field} must not be empty` });

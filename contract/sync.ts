@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineDomain, Empty, endpoint, op } from './define';
+import { defineDomain, Empty, endpoint, op, queryInt } from './define';
 
 /**
  * One entry of the per-user change sequence. `seq` is strictly increasing per user; `entity`
@@ -23,12 +23,7 @@ export const ChangesQuery = z.object({
     .min(0, { message: 'after must be 0 or more' })
     .max(Number.MAX_SAFE_INTEGER, { message: 'after is too large' })
     .default(0),
-  limit: z.coerce
-    .number({ message: 'limit must be a number' })
-    .int({ message: 'limit must be a whole number' })
-    .min(1, { message: 'limit must be between 1 and 500' })
-    .max(500, { message: 'limit must be between 1 and 500' })
-    .default(200),
+  limit: queryInt('limit', 1, 500, 200),
 });
 export type ChangesQuery = z.infer<typeof ChangesQuery>;
 
