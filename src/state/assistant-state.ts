@@ -8,7 +8,7 @@ import {
 } from '../../contract/assistant';
 import type { WorkerEvent } from '../../contract/worker-api';
 import type { WorkspaceClient } from '../workspace-client';
-import { applyPatch, chatView, isAnswering, type ChatView } from './assistant-chat';
+import { applyPatch, chatView, type ChatView } from './assistant-chat';
 
 type Patch = Extract<ChatUpdate, { kind: 'patch' }>;
 
@@ -106,14 +106,9 @@ export function createAssistantState(deps: AssistantStateDeps) {
   };
 
   const handle = (event: WorkerEvent) => {
-    if (event.type === 'changed' && event.store === 'assistant_sessions') {
-      // Renamed or deleted elsewhere: read it again (not while it streams: patches carry that).
-      const id = watching;
-      if (id && (event.keys === null || event.keys.includes(id)) && !isAnswering($chat.peek())) {
-        void watch(id);
-      }
-      return;
-    }
+    // A rename elsewhere reaches the chat as the worker's patch (its assistant_sessions watch):
+    // the chat is not read again when the session changes, a megabyte answer would be cloned
+    // to the tab once more for a title.
     if (event.type !== 'ask' || event.sessionId !== watching) return;
     const { update } = event;
     if (update.kind === 'reset') {

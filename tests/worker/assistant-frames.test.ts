@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ChatUpdate } from '../../contract/assistant';
 import type { WorkerEvent } from '../../contract/worker-api';
 import { resolveRequest } from '../../worker/api-request';
-import { createLiveUpdates, FRAME_MS, newLive } from '../../worker/domains/assistant-live';
+import { createLiveUpdates, PATCH_MS, newLive } from '../../worker/domains/assistant-live';
 import { createTabRegistry, type Connection } from '../../worker/tabs';
 import { createManualClock, createMemoryLocks } from '../../worker/testing';
 import { ALL, askingUser, botOf, patches, patchIn, scriptedStream } from './assistant-support';
 import { setupWorkspaceSuite } from './support';
 
 /**
- * Coalescing: a chat's watchers get at most one 'ask' patch per frame (16 ms on the worker's
+ * Coalescing: a chat's watchers get at most one 'ask' patch per PATCH_MS (33 ms on the worker's
  * clock) however fast the answer streams, and the answer's end at once; and the repeated
  * document_id of the question's query.
  */
@@ -31,7 +31,7 @@ describe('patches per frame', () => {
     // Four events within one frame: one patch, when the frame ends.
     await stream.event({ status: 'INTERMEDIATE_STEP', data: { steps: STEPS } });
     for (const text of ['Quokkas ', 'eat ', 'leaves.']) await stream.event(chunk(text));
-    await clock.advance(FRAME_MS);
+    await clock.advance(PATCH_MS);
     await tab.waitFor(patchIn(asked.messageId, 'streaming'));
     expect(patches(tab)).toEqual([
       {
@@ -47,7 +47,7 @@ describe('patches per frame', () => {
     // The next frame carries what came during it.
     await stream.event(chunk(' And grasses.'));
     await stream.event({ status: 'GENERATING_CITATIONS', data: {} });
-    await clock.advance(FRAME_MS);
+    await clock.advance(PATCH_MS);
     await tab.waitFor(patchIn(asked.messageId, 'citing'));
 
     // DONE goes out at once, without waiting for the frame.
@@ -138,7 +138,7 @@ describe('createLiveUpdates', () => {
     updates.queue(live, { messageId: 'b-1', append: 'a', phase: 'streaming' });
     await clock.advance(5);
     updates.queue(live, { messageId: 'b-1', append: 'b' });
-    await clock.advance(FRAME_MS - 6);
+    await clock.advance(PATCH_MS - 6);
     expect(sent).toEqual([]);
     await clock.advance(1);
     const first = { kind: 'patch', messageId: 'b-1', append: 'ab', length: 2, phase: 'streaming' };
@@ -168,7 +168,7 @@ describe('createLiveUpdates', () => {
     const { clock, sent, gone, updates, live } = setup();
     gone.add(2);
     updates.queue(live, { messageId: 'b-1', append: 'x', phase: 'streaming' });
-    await clock.advance(FRAME_MS);
+    await clock.advance(PATCH_MS);
     expect(sent.map(([key]) => key)).toEqual([1]);
     expect([...live.watchers].map((c) => c.key)).toEqual([1]);
   });

@@ -15,6 +15,7 @@ import {
 } from './assistant-chats';
 import {
   chatOf,
+  internCitations,
   keptMessages,
   SESSIONS,
   sessionWrites,
@@ -62,7 +63,7 @@ function onEvent(chats: Chats, entry: Entry, run: Run, event: AskEvent) {
       return queue(entry, { messageId, phase: 'citing' });
     case 'DONE':
       run.ended = true;
-      return queue(entry, { messageId, phase: 'done', data: event.data }, true);
+      return queue(entry, { messageId, phase: 'done', data: internCitations(event.data) }, true);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AskSession } from '../../contract/assistant';
+import type { AskAnswer, AskSession, Citation } from '../../contract/assistant';
 import {
   SessionSummary,
   type assistant,
@@ -85,6 +85,30 @@ export async function sessionWrites(
 export const serverSessionWrites = (mirror: Mirror<S>, session: AskSession) =>
   sessionWrites(mirror, summaryOf(session), session.state.messages);
 
+/**
+ * An answer whose equal citations are one object. The server sends each sentence its own copy
+ * of a citation, passage text included; a long answer cites the same passage, with the same
+ * highlights, hundreds of times. Shared objects are cloned once when the chat goes to a tab or
+ * into IndexedDB (structured clone keeps identity), so DONE reaching a tab costs a deserialize
+ * of the distinct citations, not of megabytes of repeated passages. Nothing is lost: only
+ * citations equal in every field are merged.
+ */
+export function internCitations(data: AskAnswer): AskAnswer {
+  const seen = new Map<string, Citation>();
+  const one = (c: Citation) => {
+    const key = JSON.stringify(c);
+    const held = seen.get(key);
+    if (held) return held;
+    seen.set(key, c);
+    return c;
+  };
+  const sentences = data.generated_answer.sentences.map((s) => ({
+    ...s,
+    citations: s.citations.map(one),
+  }));
+  return { ...data, generated_answer: { ...data.generated_answer, sentences } };
+}
+
 const PHASE_OF = { done: 'done', stopped: 'stopped', error: 'error' } as const;
 
 /** A kept exchange as the chat shows it: the question, then its answer. */
@@ -99,7 +123,7 @@ export function chatMessagesOf(messages: SessionMessage[]): ChatMessage[] {
       phase: PHASE_OF[m.status],
       streamingAnswer: m.answer,
       intermediateSteps: [],
-      data: m.data,
+      data: m.data && internCitations(m.data),
       generatingStopped: m.status === 'stopped',
       error: m.error,
       feedback: m.feedback,

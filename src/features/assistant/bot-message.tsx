@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import type { AskStep } from '../../../contract/assistant';
 import type { BotView } from '../../state/assistant-chat';
 import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW } from './assistant-texts';
@@ -66,8 +66,15 @@ export const BotMessage = memo(function BotMessage(props: {
   onAsk: (question: string) => void;
 }) {
   const { message, onAsk } = props;
-  const { data, phase } = message;
-  const finished = FINISHED.has(phase);
+  const { phase } = message;
+  // What DONE brings besides the text (sources, follow-ups, notices, search results, actions,
+  // the markers' links) renders from deferred values: the final text commits
+  // first, then React renders the rest in a transition, in slices that yield to the browser,
+  // so the end of a long answer never makes one long task.
+  // Each deferred value changes a few times in an answer's life (never per streamed chunk).
+  const data = useDeferredValue(message.data);
+  const late = { phase: useDeferredValue(phase), feedback: useDeferredValue(message.feedback) };
+  const lateFinished = FINISHED.has(late.phase);
   const links = useCitationLinks(data);
   // One store for the message's life: markers subscribe to it; DONE's citations update only the
   // markers whose link changes, after the final text is painted (a few markers per task).
@@ -76,11 +83,11 @@ export const BotMessage = memo(function BotMessage(props: {
   const text = message.text;
   const copyText = useCallback(() => text.text, [text]);
   const search = data?.answer_type === 'SEARCH';
-  const followUps = phase === 'done' ? (data?.followup_questions ?? []) : [];
+  const followUps = late.phase === 'done' ? (data?.followup_questions ?? []) : [];
 
   return (
     <article className="chat-message bot" aria-label="Answer">
-      <BotAvatar busy={!finished} />
+      <BotAvatar busy={!FINISHED.has(phase)} />
       <div className="chat-bubble">
         {message.pro ? (
           <span className="pro-badge" title="Pro answer">
@@ -97,7 +104,7 @@ export const BotMessage = memo(function BotMessage(props: {
             </p>
           ) : null}
           {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
-          {phase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
+          {late.phase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
           {phase === 'error' ? (
             <p className="error-bubble" role="alert">
               {ERROR_BUBBLE}
@@ -115,11 +122,11 @@ export const BotMessage = memo(function BotMessage(props: {
             ))}
           </div>
         ) : null}
-        {finished && phase !== 'error' ? (
+        {lateFinished && late.phase !== 'error' ? (
           <div className="ask-actions">
             <CopyButton text={copyText} />
             {data?.message_id ? (
-              <FeedbackControls messageId={data.message_id} given={message.feedback} />
+              <FeedbackControls messageId={data.message_id} given={late.feedback} />
             ) : null}
           </div>
         ) : null}

@@ -13,16 +13,17 @@ export type MarkerLink = { readonly href: string; readonly title: string };
 
 /**
  * The answer's citations for its `[n]` markers, as a store whose identity never changes (issue
- * 8 "Performance"): a context value that changed when DONE brought the citations made every one
- * of thousands of markers, in every block, render again. Each marker subscribes to its own
- * number and renders again only when its link changes; a click looks the citation up at the
- * time (`open`), so no marker holds a handler that changes.
+ * 8 "Performance"). A marker is rendered once by React as `<a data-cite="n">` and never again
+ * for its link: the store sets the link's attributes (href, title, aria-label) on the marker
+ * elements itself, when a marker mounts (`attach`) and when the links change (`set`). DONE's
+ * citations reaching thousands of markers is then a loop of attribute writes, in tasks of a
+ * bounded size after the final text is painted, not thousands of React renders. A click looks
+ * the citation up at the time (`open`), so no marker holds a handler that changes.
  */
 export type CitationStore = {
   set(links: CitationLinks): void;
-  subscribe(listener: () => void): () => void;
-  /** Marker n's link; the same object while it does not change. */
-  link(n: string): MarkerLink | null;
+  /** Marker n's element: given its link now and whenever the links change; returns the detach. */
+  attach(element: HTMLAnchorElement, n: string): () => void;
   /** Opens citation n; false when it makes no link (the click is left alone). */
   open(n: string): boolean;
 };
@@ -43,28 +44,50 @@ function markerLinks(
     if (!href) continue;
     const old = before.get(n);
     const title = citation.title_label;
-    // Unchanged links keep their object: their markers do not render again.
+    // Unchanged links keep their object: their markers are not written again.
     next.set(n, old && old.href === href && old.title === title ? old : { href, title });
   }
   return next;
 }
 
+/** A marker element showing `link`: a link to the cited passage, or its number alone. */
+function write(element: HTMLAnchorElement, n: string, link: MarkerLink | null) {
+  if (link) {
+    element.setAttribute('href', link.href);
+    element.setAttribute('title', link.title);
+    element.setAttribute('aria-label', `Source ${n}: ${link.title}`);
+  } else {
+    element.removeAttribute('href');
+    element.removeAttribute('title');
+    element.removeAttribute('aria-label');
+  }
+}
+
 /**
- * Markers told at once when the links change; the rest are told in later tasks of this many,
- * so a long answer's thousands of markers gaining their links at DONE never make one long task
- * (the final text paints first; the links follow within a few frames).
+ * Markers written in one task when the links change; the rest in later tasks of as many, so
+ * a long answer's markers gaining their links at DONE never make one long task.
  */
-const MARKERS_PER_TASK = 150;
+const MARKERS_PER_TASK = 400;
+
+type Marker = { n: string; shown: MarkerLink | null };
 
 export function createCitationStore(initial: CitationLinks = NO_CITATIONS): CitationStore {
   let links = initial;
   let byN = markerLinks(initial, new Map());
-  const listeners = new Set<() => void>();
-  let queue: Array<() => void> = [];
+  const markers = new Map<HTMLAnchorElement, Marker>();
+  let queue: HTMLAnchorElement[] = [];
+  const show = (element: HTMLAnchorElement) => {
+    const marker = markers.get(element);
+    if (!marker) return;
+    const link = byN.get(marker.n) ?? null;
+    if (link === marker.shown) return;
+    marker.shown = link;
+    write(element, marker.n, link);
+  };
   const pump = () => {
     const now = queue.slice(0, MARKERS_PER_TASK);
     queue = queue.slice(MARKERS_PER_TASK);
-    for (const listener of now) if (listeners.has(listener)) listener();
+    for (const element of now) show(element);
     if (queue.length > 0) setTimeout(pump, 0);
   };
   return {
@@ -77,14 +100,16 @@ export function createCitationStore(initial: CitationLinks = NO_CITATIONS): Cita
         before.size !== byN.size || [...byN].some(([n, link]) => before.get(n) !== link);
       if (!changed) return;
       const idle = queue.length === 0;
-      queue = [...listeners];
+      queue = [...markers.keys()];
       if (idle) pump();
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    attach(element, n) {
+      markers.set(element, { n, shown: null });
+      show(element);
+      return () => {
+        markers.delete(element);
+      };
     },
-    link: (n) => byN.get(n) ?? null,
     open(n) {
       const citation = links.byId.get(n);
       if (!citation || !byN.has(n)) return false;

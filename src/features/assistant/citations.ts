@@ -107,13 +107,17 @@ export function sourceLink(value: string): { label: string; href: string | null 
   return { label, href: url ? clickableUrl(url, 'invalid:/') : null };
 }
 
+let dateFormat: Intl.DateTimeFormat | null = null;
+
 /** The date a citation shows: en-GB short format (001 §9), e.g. "3 Mar 2024". */
 export function citationDate(unix: number): string {
-  return new Date(unix * 1000).toLocaleDateString('en-GB', {
+  // One formatter: toLocaleDateString builds one per call, a millisecond or more each.
+  dateFormat ??= new Intl.DateTimeFormat('en-GB', {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
   });
+  return dateFormat.format(new Date(unix * 1000));
 }
 
 export type ExcerptPart = { text: string; marked: boolean };

@@ -49,8 +49,26 @@ export function MessageList(props: {
 }) {
   const { chat, pending, onAsk } = props;
   const list = useRef<HTMLDivElement>(null);
+  const anchor = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const messages = chat?.messages ?? [];
+
+  // Pinned while the bottom anchor is in view (within 48 px): an observer, not a scroll handler
+  // reading the list's geometry, which would force a layout on every scroll event while an
+  // answer streams (the browser scrolls as the answer grows).
+  useEffect(() => {
+    const root = list.current;
+    const bottom = anchor.current;
+    if (!root || !bottom || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        pinned.current = entry.isIntersecting;
+      },
+      { root, rootMargin: '0px 0px 48px 0px' },
+    );
+    observer.observe(bottom);
+    return () => observer.disconnect();
+  }, []);
 
   // A new question scrolls to the bottom unless the user scrolled up to read. The answer's
   // growth is followed by the browser (scroll anchoring on the bottom anchor, assistant.css):
@@ -62,16 +80,7 @@ export function MessageList(props: {
   }, [count]);
 
   return (
-    <div
-      ref={list}
-      className="chat-messages"
-      role="log"
-      aria-label="Conversation"
-      onScroll={(event) => {
-        const el = event.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-      }}
-    >
+    <div ref={list} className="chat-messages" role="log" aria-label="Conversation">
       {messages.map((message) =>
         message.type === 'user' ? (
           <UserMessage key={message.id} message={message} />
@@ -80,7 +89,7 @@ export function MessageList(props: {
         ),
       )}
       {pending ? <PendingMessage pending={pending} /> : null}
-      <div className="chat-anchor" aria-hidden="true" />
+      <div ref={anchor} className="chat-anchor" aria-hidden="true" />
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { useNavigate } from '@tanstack/react-router';
 import {
   createContext,
   memo,
+  useCallback,
   useContext,
-  useSyncExternalStore,
   type AnchorHTMLAttributes,
   type MouseEvent,
   type ReactNode,
@@ -33,26 +33,21 @@ const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /**
- * A `[n]` marker: the same element before and after the citations come (only its attributes
- * change), a link to the cited passage when the citation makes one, else its number. Clicks are
- * handled once for the whole answer (StreamingMarkdown).
+ * A `[n]` marker: rendered once, as its number; the citation store writes its link (href,
+ * title, aria-label) on the element when the citations come (citation-store.ts), so DONE does
+ * not render the markers again. Clicks are handled once for the whole answer
+ * (StreamingMarkdown).
  */
 function CitationMarker(props: { n: string }) {
   const store = useContext(CitationContext);
   const { n } = props;
-  const link = useSyncExternalStore(
-    store.subscribe,
-    () => store.link(n),
-    () => store.link(n),
+  const attach = useCallback(
+    (element: HTMLAnchorElement | null) => (element ? store.attach(element, n) : undefined),
+    [store, n],
   );
   return (
     <sup className="cite-marker">
-      <a
-        data-cite={n}
-        href={link?.href}
-        aria-label={link ? `Source ${n}: ${link.title}` : undefined}
-        title={link?.title}
-      >
+      <a data-cite={n} ref={attach}>
         [{n}]
       </a>
     </sup>
