@@ -45,6 +45,7 @@ const PRODUCT = process.env.PRODUCT ?? DEFAULT_PRODUCT;
 const CHARS = Number(process.env.STREAM_BENCH_CHARS ?? 200_000);
 const TOKENS_PER_SECOND = 2_000;
 const TOKEN_CHARS = 4;
+const SETTLE_BEFORE_ASK_MS = 1_000;
 const QUESTION = 'What did the companies report about quarterly net profit and revenue?';
 
 const docsWanted = () => {
@@ -62,6 +63,16 @@ async function signIn(page: Page, origin: string) {
   await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/feeds\//);
+}
+
+/**
+ * The chat page as a user finds it before typing a question: started (its code loaded, the
+ * history and the suggested questions shown) and left alone a second, so the figures are the
+ * answer's, not the page's start-up.
+ */
+async function settled(page: Page) {
+  await page.locator('.suggestion-card').first().waitFor();
+  await page.waitForTimeout(SETTLE_BEFORE_ASK_MS);
 }
 
 const f1 = (n: number | null) => (n === null || Number.isNaN(n) ? '-' : n.toFixed(1));
@@ -110,6 +121,7 @@ async function main() {
 
     // 1. Ours: the app's chat page.
     await page.goto(`${server.url}/ask-${PRODUCT}/full`);
+    await settled(page);
     await startRecording(page, ANSWER_TARGET);
     const ours = await typeUntilDone(page, await askInApp(page, QUESTION));
     const oursChars = await renderedChars(page, ANSWER_TARGET);
@@ -123,6 +135,7 @@ async function main() {
     const naivePage = await context.newPage();
     naivePage.on('pageerror', (error) => console.error(`naive page: ${error.message}`));
     await naivePage.goto(`${server.url}${BENCH_BASE}naive.html`);
+    await naivePage.waitForTimeout(SETTLE_BEFORE_ASK_MS);
     await startRecording(naivePage, '#answer');
     const token = await signInToken(server.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     const naive = await typeUntilDone(
