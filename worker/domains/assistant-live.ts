@@ -20,7 +20,7 @@ import type { Connection } from '../tabs';
  * A chat's watchers get at most one patch per this many ms: every other frame at 60 Hz. Text
  * still flows smoothly, and a tab renders, lays out and paints the answer half as often as once
  * per frame would: on a loaded machine that keeps its frames and keystrokes on time (issue 8,
- * bench/stream: 6 frame gaps over 20 ms in 25 s against 17-27 at 16 ms).
+ * bench/stream measures both).
  */
 export const PATCH_MS = 33;
 
@@ -125,7 +125,7 @@ export function createLiveUpdates(deps: { clock: Clock; deliver: Deliver }) {
     send,
     flush,
     /**
-     * Records a move; it goes out with the frame's patch (one per PATCH_MS), or at once with
+     * Records a move; it goes out with the next patch (one per PATCH_MS), or at once with
      * `now` (an answer's end). A move of another message first sends the pending one.
      */
     queue(live: LiveChat, move: Move, now = false) {

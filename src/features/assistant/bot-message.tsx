@@ -68,22 +68,21 @@ export const BotMessage = memo(function BotMessage(props: {
   const { message, onAsk } = props;
   const { phase } = message;
   // What DONE brings besides the text (sources, follow-ups, notices, search results, actions,
-  // the markers' links) renders from deferred values: the final text commits
-  // first, then React renders the rest in a transition, in slices that yield to the browser,
-  // so the end of a long answer never makes one long task.
-  // Each deferred value changes a few times in an answer's life (never per streamed chunk).
+  // the markers' links) renders from deferred values: the final text commits first, then React
+  // renders the rest in a transition that yields to the browser, so the end of a long answer
+  // never makes one long task. Each changes a few times in an answer's life, never per chunk.
   const data = useDeferredValue(message.data);
-  const late = { phase: useDeferredValue(phase), feedback: useDeferredValue(message.feedback) };
-  const lateFinished = FINISHED.has(late.phase);
+  const latePhase = useDeferredValue(phase);
+  const lateFeedback = useDeferredValue(message.feedback);
   const links = useCitationLinks(data);
-  // One store for the message's life: markers subscribe to it; DONE's citations update only the
-  // markers whose link changes, after the final text is painted (a few markers per task).
+  // One store for the message's life: markers attach to it; DONE's citations are written on the
+  // markers whose link changes, after the final text is painted (a few hundred per task).
   const [citations] = useState(() => createCitationStore(links));
   useEffect(() => citations.set(links), [citations, links]);
   const text = message.text;
   const copyText = useCallback(() => text.text, [text]);
   const search = data?.answer_type === 'SEARCH';
-  const followUps = late.phase === 'done' ? (data?.followup_questions ?? []) : [];
+  const followUps = latePhase === 'done' ? (data?.followup_questions ?? []) : [];
 
   return (
     <article className="chat-message bot" aria-label="Answer">
@@ -104,7 +103,7 @@ export const BotMessage = memo(function BotMessage(props: {
             </p>
           ) : null}
           {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
-          {late.phase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
+          {latePhase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
           {phase === 'error' ? (
             <p className="error-bubble" role="alert">
               {ERROR_BUBBLE}
@@ -122,11 +121,11 @@ export const BotMessage = memo(function BotMessage(props: {
             ))}
           </div>
         ) : null}
-        {lateFinished && late.phase !== 'error' ? (
+        {FINISHED.has(latePhase) && latePhase !== 'error' ? (
           <div className="ask-actions">
             <CopyButton text={copyText} />
             {data?.message_id ? (
-              <FeedbackControls messageId={data.message_id} given={late.feedback} />
+              <FeedbackControls messageId={data.message_id} given={lateFeedback} />
             ) : null}
           </div>
         ) : null}
