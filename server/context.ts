@@ -58,8 +58,9 @@ export type AppDeps = {
   /** The change log's bound; DEFAULT_CHANGE_RETENTION unless a test asks for a small one. */
   changeRetention?: ChangeRetention;
   /**
-   * How long a sign-in waits for earlier attempts at the same account to finish their password
-   * check before it is refused (real time; see auth/sign-in-throttle.ts). Default 5000 ms.
+   * How long a sign-in waits with none of the earlier attempts at the same account finishing
+   * their password check before it is refused (real time; see auth/sign-in-throttle.ts).
+   * Default 5000 ms.
    */
   signInWaitMs?: number;
   /** The assistant answers with this model when set; with the extractive answerer otherwise. */

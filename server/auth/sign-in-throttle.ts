@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { MiddlewareHandler } from 'hono';
 import { sql } from 'kysely';
 import { SignInBody } from '../../contract/auth';
@@ -23,7 +22,12 @@ import {
 
 /** A pending check older than this (by `now`) belongs to a server that died: a failure. */
 const PENDING_STALE_MS = 60 * 1000;
-const POLL_MS = 20;
+/**
+ * How often a blocked attempt looks again when nothing in this process woke it (a check
+ * settling on another server). Not much more often: on a database of one connection (PGlite),
+ * waiting attempts that poll every few milliseconds starve the checks they wait for.
+ */
+const POLL_MS = 100;
 const DEFAULT_WAIT_MS = 5000;
 
 const readSignIn = async (c: AppContext) => {
@@ -78,8 +82,18 @@ type Admission =
   | { outcome: 'go'; attempts: Attempt[] }
   /** Windows full of failures. */
   | { outcome: 'full'; over: Subject[] }
-  /** Windows with no room unless a pending check ends well: wait for it. */
-  | { outcome: 'blocked'; over: Subject[] };
+  /** Windows with no room unless a pending check ends well: wait for the checks `pending`. */
+  | { outcome: 'blocked'; over: Subject[]; pending: string[] };
+
+/** The ids of a window's pending checks that are not stale. */
+const pendingIds = async (db: Db, kind: Kind, subject: string, now: number) => {
+  const rows = await inWindow(db, kind, subject, now)
+    .where('pending', '=', 1)
+    .where('created_at', '>', iso(now - PENDING_STALE_MS))
+    .select('id')
+    .execute();
+  return rows.map((r) => r.id);
+};
 
 /**
  * Under the subjects' locks: refused if a window holds `limit` failures; told to wait if it
@@ -101,20 +115,58 @@ const admit = (
       else if (failed + pending + 1 > limit) blocked.push(s);
     }
     if (full.length) return { outcome: 'full', over: full };
-    if (blocked.length) return { outcome: 'blocked', over: blocked };
+    if (blocked.length) {
+      const pending: string[] = [];
+      for (const s of blocked) pending.push(...(await pendingIds(trx, s.kind, s.subject, now)));
+      return { outcome: 'blocked', over: blocked, pending };
+    }
     return { outcome: 'go', attempts: await record(trx, subjects, now, true) };
   });
 
-/** Admits the attempt, waiting (real time, up to `signInWaitMs`) while it is blocked. */
+/** Wakes the attempts waiting in this process whenever one of its checks settles. */
+const settleBell = () => {
+  const sleepers = new Set<() => void>();
+  return {
+    /** Resolves when `ring` is called, or after POLL_MS. */
+    wait: () =>
+      new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, POLL_MS);
+        sleepers.add(wake);
+      }),
+    ring: () => {
+      for (const wake of [...sleepers]) wake();
+    },
+  };
+};
+type SettleBell = ReturnType<typeof settleBell>;
+
+/**
+ * Admits the attempt, waiting while it is blocked. It waits as long as the checks ahead of it
+ * keep settling (a busy server is slow, not stuck), and gives up after `signInWaitMs` of real
+ * time in which none of them settled; a check that never settles goes stale and counts as a
+ * failure after PENDING_STALE_MS.
+ */
 const awaitTurn = async (
   deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'signInWaitMs'>,
+  bell: SettleBell,
   subjects: readonly Subject[],
 ): Promise<Admission> => {
-  const deadline = Date.now() + (deps.signInWaitMs ?? DEFAULT_WAIT_MS);
+  const patience = deps.signInWaitMs ?? DEFAULT_WAIT_MS;
+  let deadline = Date.now() + patience;
+  let ahead = new Set<string>();
   for (;;) {
     const admission = await admit(deps, subjects, deps.now());
-    if (admission.outcome !== 'blocked' || Date.now() >= deadline) return admission;
-    await sleep(POLL_MS);
+    if (admission.outcome !== 'blocked') return admission;
+    const settled = [...ahead].some((id) => !admission.pending.includes(id));
+    if (settled) deadline = Date.now() + patience;
+    ahead = new Set(admission.pending);
+    if (Date.now() >= deadline) return admission;
+    await bell.wait();
   }
 };
 
@@ -133,11 +185,11 @@ const awaitTurn = async (
  * sign-ins that succeed never hold each other back.
  * Any other answer (a malformed body, an internal error) was no guess and is struck off too.
  */
-export const signInThrottle =
-  (
-    deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'trustProxy' | 'signInWaitMs'>,
-  ): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
+export const signInThrottle = (
+  deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'trustProxy' | 'signInWaitMs'>,
+): MiddlewareHandler<AppEnv> => {
+  const bell = settleBell();
+  return async (c, next) => {
     if (c.req.method !== 'POST') return next();
     // A malformed body is the route's to refuse with a 400; it never reaches a password check.
     const body = await readSignIn(c);
@@ -148,36 +200,51 @@ export const signInThrottle =
       { kind: 'signin_email', subject: hashSubject(body.email) },
     ];
     if (address) subjects.push({ kind: 'signin_ip', subject: hashSubject(address) });
-    const turn = await awaitTurn(deps, subjects);
+    const turn = await awaitTurn(deps, bell, subjects);
     if (turn.outcome !== 'go') {
       throw await refusal(deps.db, turn.over, deps.now(), 'failed sign-in attempts');
     }
     const { attempts } = turn;
     try {
-      await next();
-    } catch (err) {
-      await forget(deps.db, attempts);
-      throw err;
-    }
-    if (c.res.status === 401) {
-      await deps.db
-        .updateTable('auth_attempts')
-        .set({ pending: 0 })
-        .where(
-          'id',
-          'in',
-          attempts.map((a) => a.id),
-        )
-        .execute();
-      return;
-    }
-    await forget(deps.db, attempts);
-    if (c.res.status < 400) {
-      await deps.db
-        .deleteFrom('auth_attempts')
-        .where('kind', '=', 'signin_pair')
-        .where('subject', '=', attempts[0].subject)
-        .where('pending', '=', 0)
-        .execute();
+      await settle(deps, c, next, attempts);
+    } finally {
+      bell.ring();
     }
   };
+};
+
+/** Runs the password check, then turns the pending attempt into failures or strikes it off. */
+const settle = async (
+  deps: Pick<AppDeps, 'db'>,
+  c: AppContext,
+  next: () => Promise<void>,
+  attempts: Attempt[],
+) => {
+  try {
+    await next();
+  } catch (err) {
+    await forget(deps.db, attempts);
+    throw err;
+  }
+  if (c.res.status === 401) {
+    await deps.db
+      .updateTable('auth_attempts')
+      .set({ pending: 0 })
+      .where(
+        'id',
+        'in',
+        attempts.map((a) => a.id),
+      )
+      .execute();
+    return;
+  }
+  await forget(deps.db, attempts);
+  if (c.res.status < 400) {
+    await deps.db
+      .deleteFrom('auth_attempts')
+      .where('kind', '=', 'signin_pair')
+      .where('subject', '=', attempts[0].subject)
+      .where('pending', '=', 0)
+      .execute();
+  }
+};

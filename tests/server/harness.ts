@@ -90,6 +90,7 @@ export const createHarness = async (
     seed?: boolean;
     trustProxy?: boolean;
     idempotencyWaitMs?: number;
+    signInWaitMs?: number;
     changeRetention?: ChangeRetention;
   } = {},
 ) => {
@@ -129,6 +130,7 @@ export const createHarness = async (
     metrics,
     trustProxy: opts.trustProxy,
     idempotencyWaitMs: opts.idempotencyWaitMs,
+    signInWaitMs: opts.signInWaitMs,
     changeRetention: opts.changeRetention,
   });
 

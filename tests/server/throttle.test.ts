@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pairSubject, record } from '../../server/auth/throttle';
+import type { Db } from '../../server/db/schema';
 import { createHarness, resetTokenFrom, STORAGES, type Harness } from './harness';
 
 const MINUTE = 60_000;
@@ -180,5 +183,74 @@ describe.each(STORAGES)('sign-in and reset throttling on %s', (storage) => {
     h.clock.now += 61 * MINUTE;
     await h.maintain();
     expect(await h.db.selectFrom('auth_attempts').selectAll().execute()).toEqual([]);
+  });
+});
+
+// A sign-in blocked behind 10 password checks still running waits for them: as long as they
+// keep settling (a loaded server is slow, not stuck), and for signInWaitMs (here 300 ms) of
+// nothing settling before it is refused.
+describe.each(STORAGES)('a sign-in waiting for the checks ahead of it on %s', (storage) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(storage, { trustProxy: true, signInWaitMs: 300 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const A = '203.0.113.7';
+  const signIn = (email: string, password: string) =>
+    h.call('POST', '/auth/signin', {
+      body: { email, password },
+      headers: { 'x-forwarded-for': A },
+    });
+  /** Checks of other requests at the same e-mail and address, still running. */
+  const checksRunning = (email: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        record(h.db, [{ kind: 'signin_pair', subject: pairSubject(email, A) }], h.clock.now, true),
+      ),
+    );
+  const stillRunning = (db: Db, email: string) =>
+    db
+      .selectFrom('auth_attempts')
+      .select('id')
+      .where('subject', '=', pairSubject(email, A))
+      .where('pending', '=', 1)
+      .execute();
+
+  it('is refused once nothing ahead of it has settled for signInWaitMs', async () => {
+    const { email, password } = await h.signUp();
+    await checksRunning(email, 10);
+    const answer = await signIn(email, password);
+    expect(answer.status).toBe(429);
+    expect(answer.body.error).toBe('rate_limited');
+  });
+
+  it('keeps waiting past signInWaitMs while the checks ahead keep settling', async () => {
+    const { email, password } = await h.signUp();
+    await checksRunning(email, 10);
+    const answer = signIn(email, password);
+    // Eight times, 100 ms apart (800 ms in all): one check settles and another request's
+    // check takes its place in the same step, so the waiting sign-in never finds room.
+    for (let i = 0; i < 8; i++) {
+      await sleep(100);
+      await h.db.transaction().execute(async (trx) => {
+        const [first] = await stillRunning(trx, email);
+        await trx.deleteFrom('auth_attempts').where('id', '=', first.id).execute();
+        await record(
+          trx,
+          [{ kind: 'signin_pair', subject: pairSubject(email, A) }],
+          h.clock.now,
+          true,
+        );
+      });
+    }
+    await h.db
+      .deleteFrom('auth_attempts')
+      .where('subject', '=', pairSubject(email, A))
+      .where('pending', '=', 1)
+      .execute();
+    expect((await answer).status).toBe(200);
   });
 });
