@@ -15,6 +15,10 @@ export function useAssistant(): AssistantState {
   useEffect(() => assistant.attach(), [assistant]);
   useEffect(() => {
     void assistant.loadChatState();
+    // Read while the page is idle, not in the task that sends the first question.
+    if (typeof requestIdleCallback !== 'function') return;
+    const idle = requestIdleCallback(() => browserTimeZone());
+    return () => cancelIdleCallback(idle);
   }, [assistant]);
   return assistant;
 }

@@ -90,14 +90,21 @@ function filterOf(search: SearchQuery, tab: TabKey): SearchFilter | null {
 const optionalId = (value: string | undefined) =>
   value !== undefined && value.length <= 128 ? value : null;
 
-/** The browser's time zone when the contract accepts it (day ranges are days there). */
+let zoneRead: string | null | undefined;
+
+/**
+ * The browser's time zone when the contract accepts it (day ranges are days there). Read once
+ * per page: the first read costs tens of milliseconds (ICU loads its zone data).
+ */
 export function browserTimeZone(): string | null {
+  if (zoneRead !== undefined) return zoneRead;
   try {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return TimeZone.safeParse(zone).success ? zone : null;
+    zoneRead = TimeZone.safeParse(zone).success ? zone : null;
   } catch {
-    return null;
+    zoneRead = null;
   }
+  return zoneRead;
 }
 
 /** The worker's search parameters for a route and its query (every field set). */
