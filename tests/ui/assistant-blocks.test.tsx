@@ -1,5 +1,5 @@
 import { cleanup, render } from '@testing-library/react';
-import type * as ReactMarkdown from 'react-markdown';
+import type * as AnswerProcessor from '../../src/features/assistant/answer-processor';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   EMPTY_BLOCKS,
@@ -12,15 +12,15 @@ import {
 import { answerUrl } from '../../src/features/assistant/markdown-rules';
 import { StreamingMarkdown } from '../../src/features/assistant/streaming-markdown';
 
-/** Every react-markdown render, by the markdown it rendered. */
+/** Every markdown render of a block, by the markdown it rendered. */
 const renders: string[] = [];
-vi.mock('react-markdown', async (importOriginal) => {
-  const real = await importOriginal<typeof ReactMarkdown>();
-  const Counted = (props: Parameters<typeof real.default>[0]) => {
-    renders.push(String(props.children));
-    return real.default(props);
+vi.mock('../../src/features/assistant/answer-processor', async (importOriginal) => {
+  const real = await importOriginal<typeof AnswerProcessor>();
+  const counted: typeof real.renderAnswerMarkdown = (text, components) => {
+    renders.push(text);
+    return real.renderAnswerMarkdown(text, components);
   };
-  return { ...real, default: Counted };
+  return { ...real, renderAnswerMarkdown: counted };
 });
 
 beforeEach(() => {

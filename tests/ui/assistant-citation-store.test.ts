@@ -72,8 +72,10 @@ describe('citation store', () => {
         [],
       ),
     );
-    // The first task writes some, not all: the rest follow in later tasks.
-    expect(markers.filter((m) => m.hasAttribute('href')).length).toBe(400);
+    // The first task writes some (at most 200), not all: the rest follow in later tasks.
+    const first = markers.filter((m) => m.hasAttribute('href')).length;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(200);
     await waitFor(() => expect(markers.every((m) => m.hasAttribute('href'))).toBe(true));
     expect(markers[13].getAttribute('aria-label')).toBe('Source 2: Rates story 2');
   });

@@ -64,10 +64,12 @@ function write(element: HTMLAnchorElement, n: string, link: MarkerLink | null) {
 }
 
 /**
- * Markers written in one task when the links change; the rest in later tasks of as many, so
- * a long answer's markers gaining their links at DONE never make one long task.
+ * When the links change, markers are written in tasks of at most this many and this long (the
+ * rest in later tasks), so a long answer's markers gaining their links at DONE never make one
+ * long task, even on a busy machine where writing a marker takes longer.
  */
-const MARKERS_PER_TASK = 400;
+const MARKERS_PER_TASK = 200;
+const TASK_BUDGET_MS = 8;
 
 type Marker = { n: string; shown: MarkerLink | null };
 
@@ -85,9 +87,14 @@ export function createCitationStore(initial: CitationLinks = NO_CITATIONS): Cita
     write(element, marker.n, link);
   };
   const pump = () => {
-    const now = queue.slice(0, MARKERS_PER_TASK);
-    queue = queue.slice(MARKERS_PER_TASK);
-    for (const element of now) show(element);
+    const started = performance.now();
+    let done = 0;
+    while (done < queue.length && done < MARKERS_PER_TASK) {
+      show(queue[done]);
+      done += 1;
+      if (performance.now() - started >= TASK_BUDGET_MS) break;
+    }
+    queue = queue.slice(done);
     if (queue.length > 0) setTimeout(pump, 0);
   };
   return {

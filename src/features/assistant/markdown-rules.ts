@@ -3,7 +3,7 @@ import { originalLink } from '../feed/card-rules';
 /**
  * What an answer's markdown may turn into (001 §2 "Citation links and preview"). Answers come
  * from a server that quotes documents and, with a model, writes free text: none of it is
- * trusted. Raw HTML stays text (react-markdown without rehype-raw turns it into text nodes),
+ * trusted. Raw HTML stays text (answer-processor.ts turns it into text nodes),
  * images are not loaded (an answer must not make the browser fetch addresses), and a link keeps
  * its address only when it is http(s), an app page the answer may point to (/preview, /redirect)
  * or a citation marker.
@@ -19,7 +19,7 @@ export function appPath(url: string): string | null {
   return APP_PATHS.some((base) => url.startsWith(base)) ? url : null;
 }
 
-/** react-markdown's urlTransform: anything but the allowed kinds loses its address. */
+/** Every URL attribute of an answer passes here: anything but the allowed kinds loses it. */
 export function answerUrl(url: string): string | null {
   if (url.startsWith(CITE_PREFIX) && /^\d{1,4}$/.test(url.slice(CITE_PREFIX.length))) return url;
   return appPath(url) ?? originalLink(url);

@@ -8,16 +8,16 @@ import {
   type MouseEvent,
   type ReactNode,
 } from 'react';
-import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import type { Components } from 'hast-util-to-jsx-runtime';
+import { renderAnswerMarkdown, warmAnswerMarkdown } from './answer-processor';
 import { createCitationStore, type CitationStore } from './citation-store';
 import type { BlocksState } from './markdown-blocks';
-import { answerUrl, appPath, citeNumber, remarkCitations } from './markdown-rules';
+import { appPath, citeNumber } from './markdown-rules';
 import './answer-markdown.css';
 
 /**
  * A streamed answer rendered by blocks (ARCHITECTURE "The UI"): each finished block is one
- * memoised react-markdown render, keyed by its index, so it renders once; only the open block
+ * memoised markdown render (answer-processor.ts), keyed by its index, so it renders once; only the open block
  * renders on every update. Finished blocks are grouped (GROUP per group, memoised by range) so
  * an update also does not walk every block, and the browser skips groups off screen: its cost
  * stays flat as the answer grows.
@@ -90,16 +90,14 @@ function AnswerImage(props: { alt?: string }) {
 }
 
 const COMPONENTS: Components = { a: AnswerLink, img: AnswerImage };
-const REMARK = [remarkGfm, remarkCitations];
 
 /** One block of markdown; memoised by its text. */
 export const MarkdownBlock = memo(function MarkdownBlock(props: { text: string }) {
-  return (
-    <Markdown remarkPlugins={REMARK} components={COMPONENTS} urlTransform={answerUrl}>
-      {props.text}
-    </Markdown>
-  );
+  return renderAnswerMarkdown(props.text, COMPONENTS);
 });
+
+/** Warms the answers' markdown parser while the page is idle; answers the cancel. */
+export const warmAnswers = () => warmAnswerMarkdown(COMPONENTS);
 
 type GroupProps = { blocks: readonly string[]; from: number; to: number; epoch: number };
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { assistantStateFor, type AssistantState } from '../../state/assistant-state';
 import { useShell } from '../../shell-context';
 import { browserTimeZone } from '../search/search-view';
+import { warmAnswers } from './streaming-markdown';
 
 const timezone = () => browserTimeZone() ?? 'UTC';
 
@@ -15,10 +16,15 @@ export function useAssistant(): AssistantState {
   useEffect(() => assistant.attach(), [assistant]);
   useEffect(() => {
     void assistant.loadChatState();
-    // Read while the page is idle, not in the task that sends the first question.
+    // While the page is idle, not in the tasks that send the first question and render its
+    // answer: the time zone's first read, and the markdown parser's first runs.
     if (typeof requestIdleCallback !== 'function') return;
     const idle = requestIdleCallback(() => browserTimeZone());
-    return () => cancelIdleCallback(idle);
+    const cancelWarm = warmAnswers();
+    return () => {
+      cancelIdleCallback(idle);
+      cancelWarm();
+    };
   }, [assistant]);
   return assistant;
 }
