@@ -9,7 +9,7 @@ import { ALL, askingUser, botOf, patches, patchIn, scriptedStream } from './assi
 import { setupWorkspaceSuite } from './support';
 
 /**
- * Coalescing: a chat's watchers get at most one 'ask' patch per PATCH_MS (33 ms on the worker's
+ * Coalescing: a chat's watchers get at most one 'ask' patch per PATCH_MS (50 ms on the worker's
  * clock) however fast the answer streams, and the answer's end at once; and the repeated
  * document_id of the question's query.
  */

@@ -61,29 +61,3 @@ export function renderAnswerMarkdown(text: string, components: Components): Reac
     passNode: true,
   });
 }
-
-/**
- * A short answer of every kind of block, parsed while the page is idle: the parser's code runs
- * cold (unoptimised) the first times, which made the first second of the first answer janky.
- */
-const WARM_TEXT = [
-  '## Quarterly results',
-  'Revenue rose **12%** to $4.1 billion, driven by *services* [1]. Net profit fell [2][3].',
-  '- Gross margin widened to 41% [4]\n- Operating costs: see [the filing](https://example.com/10-k) [5]\n  1. Research\n  2. Sales',
-  '| Segment | Revenue | Change |\n| --- | ---: | ---: |\n| Cloud | 2.1 | +18% [6] |\n| Devices | 1.2 | -4% |',
-  '> Management expects `flat` demand ~~next year~~ in 2026 [7].',
-].join('\n\n');
-
-/** Runs the processor over WARM_TEXT `times` times, one idle callback each. */
-export function warmAnswerMarkdown(components: Components, times = 3): () => void {
-  if (typeof requestIdleCallback !== 'function') return () => {};
-  let handle = 0;
-  let left = times;
-  const step = () => {
-    renderAnswerMarkdown(WARM_TEXT, components);
-    left -= 1;
-    if (left > 0) handle = requestIdleCallback(step);
-  };
-  handle = requestIdleCallback(step);
-  return () => cancelIdleCallback(handle);
-}

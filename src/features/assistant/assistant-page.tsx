@@ -39,17 +39,22 @@ export function AssistantPage() {
       return;
     }
     if (active !== last.active) {
-      seen.current = { url: active, active };
-      void navigate({
-        to: '.',
-        replace: true,
-        search: (prev: Record<string, unknown>) => {
-          const next = { ...prev };
-          if (active) next.sessionId = active;
-          else delete next.sessionId;
-          return next;
-        },
-      });
+      // In a task of its own: a new session becomes active in the task that renders the
+      // question's first answer, and the address can follow a moment later.
+      const write = setTimeout(() => {
+        seen.current = { url: active, active };
+        void navigate({
+          to: '.',
+          replace: true,
+          search: (prev: Record<string, unknown>) => {
+            const next = { ...prev };
+            if (active) next.sessionId = active;
+            else delete next.sessionId;
+            return next;
+          },
+        });
+      }, 0);
+      return () => clearTimeout(write);
     }
   }, [urlSession, active, assistant, navigate]);
 

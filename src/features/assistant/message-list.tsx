@@ -72,11 +72,17 @@ export function MessageList(props: {
 
   // A new question scrolls to the bottom unless the user scrolled up to read. The answer's
   // growth is followed by the browser (scroll anchoring on the bottom anchor, assistant.css):
-  // no layout read per streamed update.
+  // no layout read per streamed update. The scroll reads the list's height at the next frame,
+  // where the browser lays the page out anyway, not in the task that rendered the question.
   const count = messages.length + (pending ? 1 : 0);
   useEffect(() => {
-    const element = list.current;
-    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    const toBottom = () => {
+      const element = list.current;
+      if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    };
+    if (typeof requestAnimationFrame !== 'function') return toBottom();
+    const frame = requestAnimationFrame(toBottom);
+    return () => cancelAnimationFrame(frame);
   }, [count]);
 
   return (

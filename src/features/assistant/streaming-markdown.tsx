@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { Components } from 'hast-util-to-jsx-runtime';
-import { renderAnswerMarkdown, warmAnswerMarkdown } from './answer-processor';
+import { renderAnswerMarkdown } from './answer-processor';
 import { createCitationStore, type CitationStore } from './citation-store';
 import type { BlocksState } from './markdown-blocks';
 import { appPath, citeNumber } from './markdown-rules';
@@ -95,9 +95,6 @@ const COMPONENTS: Components = { a: AnswerLink, img: AnswerImage };
 export const MarkdownBlock = memo(function MarkdownBlock(props: { text: string }) {
   return renderAnswerMarkdown(props.text, COMPONENTS);
 });
-
-/** Warms the answers' markdown parser while the page is idle; answers the cancel. */
-export const warmAnswers = () => warmAnswerMarkdown(COMPONENTS);
 
 type GroupProps = { blocks: readonly string[]; from: number; to: number; epoch: number };
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { assistantStateFor, type AssistantState } from '../../state/assistant-state';
 import { useShell } from '../../shell-context';
 import { browserTimeZone } from '../search/search-view';
-import { warmAnswers } from './streaming-markdown';
+import { warmAnswers } from './answer-warmup';
 
 const timezone = () => browserTimeZone() ?? 'UTC';
 
@@ -17,7 +17,7 @@ export function useAssistant(): AssistantState {
   useEffect(() => {
     void assistant.loadChatState();
     // While the page is idle, not in the tasks that send the first question and render its
-    // answer: the time zone's first read, and the markdown parser's first runs.
+    // answer: the time zone's first read, and the answer renderer's first runs.
     if (typeof requestIdleCallback !== 'function') return;
     const idle = requestIdleCallback(() => browserTimeZone());
     const cancelWarm = warmAnswers();
