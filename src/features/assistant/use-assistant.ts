@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { assistantStateFor, type AssistantState } from '../../state/assistant-state';
 import { useShell } from '../../shell-context';
 import { browserTimeZone } from '../search/search-view';
-import { warmAnswers } from './answer-warmup';
 
 const timezone = () => browserTimeZone() ?? 'UTC';
 
@@ -16,15 +15,11 @@ export function useAssistant(): AssistantState {
   useEffect(() => assistant.attach(), [assistant]);
   useEffect(() => {
     void assistant.loadChatState();
-    // While the page is idle, not in the tasks that send the first question and render its
-    // answer: the time zone's first read, and the answer renderer's first runs.
+    // The time zone's first read while the page is idle, not in the task that sends the first
+    // question.
     if (typeof requestIdleCallback !== 'function') return;
     const idle = requestIdleCallback(() => browserTimeZone());
-    const cancelWarm = warmAnswers();
-    return () => {
-      cancelIdleCallback(idle);
-      cancelWarm();
-    };
+    return () => cancelIdleCallback(idle);
   }, [assistant]);
   return assistant;
 }
