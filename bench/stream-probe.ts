@@ -26,6 +26,11 @@ export type StreamProbe = {
   lastChange: number | null;
   /** The last change of the answer's text itself (nodes and characters, not attributes). */
   lastTextChange: number | null;
+  /**
+   * After DONE: the last change beside the answer in the message that holds it (ours: the
+   * sources, notices, follow-ups and actions; null: none, as in the baseline).
+   */
+  lastExtrasChange: number | null;
 };
 
 /**
@@ -39,7 +44,7 @@ export type StreamProbe = {
 export const PROBE_SCRIPT = `(() => {
   const probe = {
     recording: false, frames: [], longTasks: [], keys: [], worstEventTiming: 0,
-    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [], lastChange: null, lastTextChange: null,
+    firstChunk: null, done: null, updates: 0, biggestAppend: 0, target: '', after: [], lastChange: null, lastTextChange: null, lastExtrasChange: null,
   };
   window.__stream = probe;
   new PerformanceObserver((list) => {
@@ -74,6 +79,11 @@ export const PROBE_SCRIPT = `(() => {
     const el = probe.target ? document.querySelector(probe.target) : null;
     return !!el && (el === node || el.contains(node) || node.contains(el));
   };
+  const beside = (node) => {
+    const el = probe.target ? document.querySelector(probe.target) : null;
+    const message = el && el.closest('article');
+    return !!message && message.contains(node) && !touches(node);
+  };
   probe.markDone = () => {
     if (probe.done !== null) return;
     probe.done = performance.now();
@@ -81,6 +91,7 @@ export const PROBE_SCRIPT = `(() => {
       const mine = records.filter((r) => touches(r.target));
       if (mine.length) probe.lastChange = performance.now();
       if (mine.some((r) => r.type !== 'attributes')) probe.lastTextChange = performance.now();
+      if (records.some((r) => beside(r.target))) probe.lastExtrasChange = performance.now();
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     const until = probe.done + 3000;
     const frame = () => {
@@ -145,6 +156,8 @@ export type PageFigures = {
   donePainted: number | null;
   /** ... after the last change of any kind (the [n] markers' link attributes included). */
   linksPainted: number | null;
+  /** ... after the last change beside the answer (sources, notices, follow-ups, actions). */
+  extrasPainted: number | null;
   streamSeconds: number;
   updates: number;
   /** Where the time went: frame gaps over 20 ms and long tasks before DONE and after it. */
@@ -171,7 +184,8 @@ export function figuresOf(p: StreamProbe, asked: number): PageFigures {
   };
   const painted = paintedAfter(p.lastTextChange);
   const linked = paintedAfter(p.lastChange);
-  const end = linked ?? painted ?? p.done ?? Infinity;
+  const extras = p.lastExtrasChange === null ? null : paintedAfter(p.lastExtrasChange);
+  const end = Math.max(linked ?? painted ?? p.done ?? Infinity, extras ?? -Infinity);
   const frames = p.frames.filter((t) => t >= start && t <= end);
   const gaps = frames.slice(1).map((t, i) => t - frames[i]);
   const tasks = p.longTasks.filter((t) => t.start >= asked && t.start <= end + 500);
@@ -190,6 +204,7 @@ export function figuresOf(p: StreamProbe, asked: number): PageFigures {
     worstEventTiming: p.worstEventTiming,
     donePainted: painted === null || p.done === null ? null : painted - p.done,
     linksPainted: linked === null || p.done === null ? null : linked - p.done,
+    extrasPainted: extras === null || p.done === null ? null : extras - p.done,
     streamSeconds: ((p.done ?? end) - start) / 1000,
     updates: p.updates,
     slowFrames: {

@@ -102,33 +102,42 @@ export const BotMessage = memo(function BotMessage(props: {
               Adding citations…
             </p>
           ) : null}
-          {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
-          {latePhase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
           {phase === 'error' ? (
             <p className="error-bubble" role="alert">
               {ERROR_BUBBLE}
             </p>
           ) : null}
           {message.generatingStopped ? <p className="muted">Stopped generating.</p> : null}
-          {!search ? <SourcesList citations={citationsOf(data)} links={links} /> : null}
-        </CitationContext.Provider>
-        {followUps.length > 0 ? (
-          <div className="ask-followups" role="group" aria-label="Follow-up questions">
-            {followUps.map((question) => (
-              <button key={question} type="button" className="chip" onClick={() => onAsk(question)}>
-                {question}
-              </button>
-            ))}
-          </div>
-        ) : null}
-        {FINISHED.has(latePhase) && latePhase !== 'error' ? (
-          <div className="ask-actions">
-            <CopyButton text={copyText} />
-            {data?.message_id ? (
-              <FeedbackControls messageId={data.message_id} given={lateFeedback} />
+          {/* What renders from the deferred values, in a box of its own: its late commit
+              changes this box, never the answer's text or what holds it. */}
+          <div className="answer-late">
+            {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
+            {latePhase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
+            {!search ? <SourcesList citations={citationsOf(data)} links={links} /> : null}
+            {followUps.length > 0 ? (
+              <div className="ask-followups" role="group" aria-label="Follow-up questions">
+                {followUps.map((question) => (
+                  <button
+                    key={question}
+                    type="button"
+                    className="chip"
+                    onClick={() => onAsk(question)}
+                  >
+                    {question}
+                  </button>
+                ))}
+              </div>
+            ) : null}
+            {FINISHED.has(latePhase) && latePhase !== 'error' ? (
+              <div className="ask-actions">
+                <CopyButton text={copyText} />
+                {data?.message_id ? (
+                  <FeedbackControls messageId={data.message_id} given={lateFeedback} />
+                ) : null}
+              </div>
             ) : null}
           </div>
-        ) : null}
+        </CitationContext.Provider>
       </div>
     </article>
   );
