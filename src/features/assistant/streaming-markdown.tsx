@@ -17,10 +17,10 @@ import './answer-markdown.css';
 
 /**
  * A streamed answer rendered by blocks (ARCHITECTURE "The UI"): each finished block is one
- * memoised markdown render (answer-processor.ts), keyed by its index, so it renders once; only the open block
- * renders on every update. Finished blocks are grouped (GROUP per group, memoised by range) so
- * an update also does not walk every block, and the browser skips groups off screen: its cost
- * stays flat as the answer grows.
+ * memoised markdown render (answer-processor.ts), keyed by its index, so it renders once; only
+ * the open block renders on every update. Finished blocks are grouped (GROUP per group,
+ * memoised by range) so an update also does not walk every block, and the browser skips groups
+ * off screen: its cost stays flat as the answer grows.
  */
 
 /** Blocks per group: small enough that an on-screen group is cheap to lay out and paint. */
