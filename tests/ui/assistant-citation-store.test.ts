@@ -1,5 +1,5 @@
 import { waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Citation } from '../../contract/assistant';
 import {
   createCitationStore,
@@ -61,22 +61,46 @@ describe('citation store', () => {
     expect(two.getAttribute('href')).toBe('/preview/reuters/d2');
   });
 
-  it('links thousands of markers in tasks of a bounded size, all of them in the end', async () => {
-    const store = createCitationStore();
-    const markers = Array.from({ length: 1_500 }, () => marker());
-    markers.forEach((m, i) => store.attach(m, String((i % 12) + 1)));
-
-    store.set(
-      linksOf(
-        Array.from({ length: 12 }, (_, i) => citation(String(i + 1))),
-        [],
-      ),
+  const twelveLinked = () =>
+    linksOf(
+      Array.from({ length: 12 }, (_, i) => citation(String(i + 1))),
+      [],
     );
-    // The first task writes some (at most 200), not all: the rest follow in later tasks.
-    const first = markers.filter((m) => m.hasAttribute('href')).length;
-    expect(first).toBeGreaterThan(0);
-    expect(first).toBeLessThanOrEqual(200);
-    await waitFor(() => expect(markers.every((m) => m.hasAttribute('href'))).toBe(true));
-    expect(markers[13].getAttribute('aria-label')).toBe('Source 2: Rates story 2');
+  const linkedCount = (markers: HTMLAnchorElement[]) =>
+    markers.filter((m) => m.hasAttribute('href')).length;
+
+  it('links thousands of markers in tasks of 200, all of them in the end', async () => {
+    // A clock that stands still: only the count bounds a task.
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(0);
+    try {
+      const store = createCitationStore();
+      const markers = Array.from({ length: 1_500 }, () => marker());
+      markers.forEach((m, i) => store.attach(m, String((i % 12) + 1)));
+
+      store.set(twelveLinked());
+      // The first task writes 200, not all: the rest follow in later tasks.
+      expect(linkedCount(markers)).toBe(200);
+      await waitFor(() => expect(markers.every((m) => m.hasAttribute('href'))).toBe(true));
+      expect(markers[13].getAttribute('aria-label')).toBe('Source 2: Rates story 2');
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('ends a task after 8 ms of writing, however few markers it wrote', async () => {
+    // A clock that moves 1 ms at each look: the eighth marker written takes the task to 8 ms.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now++);
+    try {
+      const store = createCitationStore();
+      const markers = Array.from({ length: 100 }, () => marker());
+      markers.forEach((m, i) => store.attach(m, String((i % 12) + 1)));
+
+      store.set(twelveLinked());
+      expect(linkedCount(markers)).toBe(8);
+      await waitFor(() => expect(linkedCount(markers)).toBe(100));
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
