@@ -69,8 +69,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod$|zod/|\\./)',
-              message: 'contract/ imports only zod (and its own files).',
+              regex: '^(?!zod$|zod/|stemmer$|\\./)',
+              message: 'contract/ imports only zod and stemmer (and its own files).',
             },
           ],
         },

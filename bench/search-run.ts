@@ -4,7 +4,6 @@ import { webSearchType } from '../contract/search';
 import type { DialectName, Db } from '../server/db/schema';
 import { migrateToLatest } from '../server/db/migrate';
 import { engineFor } from '../server/search/engines';
-import { wordForms } from '../server/search/query';
 import { searchScope } from '../server/search/scope';
 import { fillCorpus, prepareCorpus } from './search-corpus';
 import { searchWith, timeTerms, type Stats } from './search-queries';
@@ -126,8 +125,7 @@ export async function runBackend(opts: {
   );
 
   const frequencies = async (list: string[]) => {
-    const forms = [...new Set(list.flatMap(wordForms))];
-    return withFrequency(list, await engine.termDocs(db, forms));
+    return withFrequency(list, await engine.termDocs(db, [...new Set(list)]));
   };
   let choice: TermChoice;
   if (opts.terms) {

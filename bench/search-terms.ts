@@ -1,20 +1,18 @@
 import { corpusItems } from '../server/documents/corpus';
 import { wordsOf } from '../server/documents/keyword-query';
-import { wordForms } from '../server/search/query';
 import { benchSources } from './search-corpus';
 
 /**
  * The bench's query terms, chosen by their measured document frequency in the built index
  * (the engine's termDocs), from the vocabulary of a sample of the same generator. A query word
- * also matches its simple plural or singular (the engines' expansion, search/query.ts
- * wordForms): the word alone is a lower bound of the documents a query matches, the sum over
- * its forms an upper bound.
+ * matches every word of its stem (contract/words.ts), and termDocs counts the documents
+ * holding the stem: exactly the documents a one-word query matches.
  */
 
-/** `docs`: documents holding the word itself; `upTo`: summed over its forms. */
+/** `docs`: documents holding the word's stem; `upTo`: the same (words match by stem). */
 export type Term = { word: string; docs: number; upTo: number };
 
-/** Distinct words of 5,000 documents of the generator (with their expansion forms). */
+/** Distinct words of 5,000 documents of the generator (`forms`: the same words). */
 export const sampleVocabulary = (now: number): { words: string[]; forms: string[] } => {
   const words = new Set<string>();
   for (const { item } of corpusItems({
@@ -26,18 +24,12 @@ export const sampleVocabulary = (now: number): { words: string[]; forms: string[
   })) {
     for (const w of wordsOf(`${item.title ?? ''}\n${item.text ?? ''}`)) words.add(w);
   }
-  const forms = new Set<string>();
-  for (const w of words) for (const f of wordForms(w)) forms.add(f);
-  return { words: [...words], forms: [...forms] };
+  return { words: [...words], forms: [...words] };
 };
 
-/** Each word with its documents, alone and counted over all its forms. */
+/** Each word with its documents (termDocs: by stem). */
 export const withFrequency = (words: string[], docsOf: Map<string, number>): Term[] =>
-  words.map((word) => ({
-    word,
-    docs: docsOf.get(word) ?? 0,
-    upTo: wordForms(word).reduce((sum, f) => sum + (docsOf.get(f) ?? 0), 0),
-  }));
+  words.map((word) => ({ word, docs: docsOf.get(word) ?? 0, upTo: docsOf.get(word) ?? 0 }));
 
 /**
  * Up to `k` terms surely in the band: the word alone in more than `lo` documents, with its

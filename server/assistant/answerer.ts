@@ -1,4 +1,5 @@
 import type { AnswerQuality, TextSpan } from '../../contract/assistant';
+import type { QuestionAnalysis } from './question';
 
 /**
  * The answerers (extractive.ts, openai.ts) behind one interface: given the question and the
@@ -22,10 +23,14 @@ export type RetrievedPassage = {
   /** The passage's text (plain_text.slice(start, end)). */
   text: string;
   score: number;
+  /** Its document's filer (search/entities.ts key), null for a document of no one. */
+  entity: string | null;
 };
 
 export type AnswerInput = {
   question: string;
+  /** What the question asks (question.ts): its organisations, terms and figure. */
+  analysis: QuestionAnalysis;
   passages: RetrievedPassage[];
   /** The earlier exchanges of the session, oldest first (follow-up questions). */
   history: Array<{ prompt: string; answer: string }>;

@@ -77,7 +77,14 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
   const history = await sessionHistory(run.db, run.session.id);
   stopIfAborted(run.signal);
   const result = await run.answerer.answer(
-    { question: prompt, passages: found.passages, history, signal: run.signal, now: run.now() },
+    {
+      question: prompt,
+      analysis: found.analysis,
+      passages: found.passages,
+      history,
+      signal: run.signal,
+      now: run.now(),
+    },
     {
       chunk: async (text) => {
         run.written.text += text;

@@ -8,7 +8,6 @@ import {
 import type { SearchExpr } from '../search/engine';
 import { highlightText, matchTerms } from '../search/highlight';
 import { splitPassages } from '../search/passages';
-import { wordForms } from '../search/query';
 import type { AnsweredSentence, RetrievedPassage } from './answerer';
 import type { AskDocument } from './retrieve';
 
@@ -70,7 +69,7 @@ export function citedSentences(
 
 /** A document as a search-mode result, highlighted for the expression's words. */
 export function searchResultOf(doc: AskDocument, expr: SearchExpr | null): AskSearchResult {
-  const terms = matchTerms(expr, wordForms);
+  const terms = matchTerms(expr);
   const lit = highlightText(
     doc.plain_text,
     terms,

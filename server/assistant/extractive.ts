@@ -13,12 +13,6 @@ import { followupsFor } from './followups';
  */
 
 export const NOT_FOUND = 'I could not find this in your data.';
-/**
- * The chosen sentences (with their titles) must hold this share of the question's weight for
- * a HIGH answer: a word of the question that no passage read holds weighs the most, so an
- * answer missing one ("... in Peru" when no passage names Peru) is LOW.
- */
-const STRONG_COVERAGE = 0.75;
 
 export type ExtractiveOptions = {
   /** Words per streamed chunk. */
@@ -89,7 +83,7 @@ export function createExtractiveAnswerer(options: ExtractiveOptions = {}): Answe
   return {
     name: 'extractive',
     async answer(input: AnswerInput, sink: AnswerSink) {
-      const reading = readPassages(input.question, input.passages);
+      const reading = readPassages(input.question, input.analysis, input.passages);
       if (reading.chosen.length === 0) {
         await stream(NOT_FOUND, sink, input.signal);
         return { answer: NOT_FOUND, sentences: [], quality: 'LOW', followups: [] };
@@ -101,7 +95,8 @@ export function createExtractiveAnswerer(options: ExtractiveOptions = {}): Answe
         sentence: c.text,
         cites: [{ n: c.passage.n, spans: [{ start: c.start, end: c.end }] }],
       }));
-      const quality: AnswerQuality = reading.coverage >= STRONG_COVERAGE ? 'HIGH' : 'LOW';
+      // HIGH only when the lead states what was asked about the organisation named.
+      const quality: AnswerQuality = reading.strong ? 'HIGH' : 'LOW';
       const cited = [...new Map(ordered.map((c) => [c.passage.n, c.passage])).values()];
       return {
         answer,

@@ -1,4 +1,4 @@
-import { searchWords } from '../search/query';
+import { stem, wordsOf as searchWords } from '../../contract/words';
 import type { RetrievedPassage } from './answerer';
 import type { QuestionTerm } from './words';
 import { isStopWord } from './words';
@@ -44,17 +44,18 @@ export function repeatedTerm(
   texts: readonly string[],
   asked: readonly QuestionTerm[],
 ): string | null {
-  const askedForms = new Set(asked.flatMap((t) => [...t.forms]));
+  const askedStems = new Set(asked.map((t) => t.stem));
+  const wasAsked = (w: string) => askedStems.has(stem(w));
   const pairs = new Map<string, number>();
   const singles = new Map<string, number>();
   for (const text of texts) {
     const words = searchWords(text);
     for (let i = 0; i < words.length; i++) {
       const w = words[i];
-      if (!isTopicWord(w) || askedForms.has(w)) continue;
+      if (!isTopicWord(w) || wasAsked(w)) continue;
       singles.set(w, (singles.get(w) ?? 0) + 1);
       const next = words[i + 1];
-      if (next && isTopicWord(next) && !askedForms.has(next)) {
+      if (next && isTopicWord(next) && !wasAsked(next)) {
         const pair = `${w} ${next}`;
         pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
       }

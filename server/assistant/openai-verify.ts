@@ -54,8 +54,17 @@ function answerSentences(text: string, markers: Marker[]): Array<{ start: number
   return spans;
 }
 
-export function verifyAnswer(text: string, passages: RetrievedPassage[]): VerifiedAnswer {
-  const byNumber = new Map(passages.map((p) => [p.n, p]));
+/**
+ * `fits` says whether a passage may be cited for the question at all (evidence.ts passageFits:
+ * another organisation's document never may); a marker of one that may not is dropped like
+ * one whose passage does not support its sentence.
+ */
+export function verifyAnswer(
+  text: string,
+  passages: RetrievedPassage[],
+  fits: (p: RetrievedPassage) => boolean = () => true,
+): VerifiedAnswer {
+  const byNumber = new Map(passages.filter(fits).map((p) => [p.n, p]));
   const markers: Marker[] = [...text.matchAll(MARKER)].map((m) => ({
     start: m.index,
     end: m.index + m[0].length,

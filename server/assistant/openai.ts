@@ -1,9 +1,11 @@
 import { createParser } from 'eventsource-parser';
 import type { LlmConfig } from '../context';
 import type { AnswerInput, Answerer, AnswerSink, RetrievedPassage } from './answerer';
+import { bestEvidence, passageFits } from './evidence';
 import { NOT_FOUND } from './extractive';
 import { followupsFor } from './followups';
 import { verifyAnswer } from './openai-verify';
+import { splitSentences } from './sentences';
 import { questionTerms } from './words';
 
 /**
@@ -195,8 +197,33 @@ export function createOpenAiAnswerer(opts: OpenAiAnswererOptions): Answerer {
   return {
     name: 'openai',
     async answer(input, sink) {
-      const text = await streamCompletion(opts, chatMessages(input), input.signal, sink);
-      const verified = verifyAnswer(text, input.passages);
+      // The extractive answerer's rule, before any model is asked: only passages that may be
+      // cited for the organisations named are sent, and when no sentence of them holds what is
+      // asked (and the figure asked for), the answer is the decline, with nothing cited.
+      const fits = (p: RetrievedPassage) => passageFits(input.analysis, p);
+      const passages = input.passages.filter(fits);
+      const evidence = bestEvidence(input.analysis, passages, splitSentences);
+      if (!evidence.eligible) {
+        await sink.chunk(NOT_FOUND);
+        return { answer: NOT_FOUND, sentences: [], quality: 'LOW', followups: [] };
+      }
+      const text = await streamCompletion(
+        opts,
+        chatMessages({ ...input, passages }),
+        input.signal,
+        sink,
+      );
+      const verified = verifyAnswer(text, passages, fits);
+      // HIGH also needs a passage cited that states what was asked about the organisation.
+      const citedPassages = passages.filter((p) =>
+        verified.sentences.some((s) => s.cites.some((c) => c.n === p.n)),
+      );
+      if (
+        verified.quality === 'HIGH' &&
+        !bestEvidence(input.analysis, citedPassages, splitSentences).strong
+      ) {
+        verified.quality = 'LOW';
+      }
       // Follow-ups as the extractive answerer makes them (no second request to the model):
       // from the cited passages, in the order the answer cites them.
       const cited = [...new Set(verified.sentences.flatMap((s) => s.cites.map((c) => c.n)))]

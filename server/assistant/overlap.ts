@@ -1,7 +1,7 @@
 import type { TextSpan } from '../../contract/assistant';
-import { searchWords, wordForms } from '../search/query';
+import { stem } from '../../contract/words';
 import { splitSentences } from './sentences';
-import { contentWords } from './words';
+import { contentWords, wordSet } from './words';
 
 /**
  * Does a passage support a sentence? A citation is kept only when it does (openai.ts drops the
@@ -18,26 +18,25 @@ export const SUPPORT_SHARE = 0.5;
 /** Passage sentences returned as spans at most. */
 const MAX_SPANS = 3;
 
-/** Whether `words` (a text's word set) holds `word` in any of its plural/singular forms. */
-const holds = (words: ReadonlySet<string>, word: string): boolean =>
-  wordForms(word).some((f) => words.has(f));
+/** Whether `stems` (a text's words.ts wordSet) holds `word` by its stem (contract/words.ts). */
+const holds = (stems: ReadonlySet<string>, word: string): boolean => stems.has(stem(word));
 
 /**
  * The spans of `passageText` that support `sentence`, or null when it does not: the passage
  * must hold at least half of the sentence's content words, and at least MIN_SUPPORT_WORDS of
- * them, in any plural/singular form. The spans are the passage's sentences that hold them:
+ * them, by stem ("employed" for "employs"). The spans are the passage's sentences that hold them:
  * the one holding the most, then any that add words the earlier ones lack (a sentence may join
  * two facts of one passage), at most three, in passage order.
  */
 export function supportSpans(sentence: string, passageText: string): TextSpan[] | null {
   const wanted = contentWords(sentence);
-  const passageWords = new Set(searchWords(passageText));
+  const passageWords = wordSet(passageText);
   const matched = wanted.filter((w) => holds(passageWords, w));
   const needed = Math.max(MIN_SUPPORT_WORDS, Math.ceil(wanted.length * SUPPORT_SHARE));
   if (matched.length < needed) return null;
 
   const candidates = splitSentences(passageText).map((span) => {
-    const words = new Set(searchWords(passageText.slice(span.start, span.end)));
+    const words = wordSet(passageText.slice(span.start, span.end));
     return { span, found: new Set(matched.filter((w) => holds(words, w))) };
   });
   const chosen: TextSpan[] = [];

@@ -2,17 +2,32 @@ import { ASK_PASSAGES } from '../../contract/assistant';
 import type { CategoryTab } from '../../contract/documents';
 import type { Db } from '../db/schema';
 import { isEmptyScope } from '../search/answer';
-import type { SearchExpr } from '../search/engine';
+import type { PassageHit, SearchExpr } from '../search/engine';
 import { engineFor } from '../search/engines';
+import { documentsOfEntity, entitiesOfDocuments, nameWords } from '../search/entities';
 import type { RetrievedPassage } from './answerer';
 import type { AskTarget } from './ask-scope';
-import { anyOf, contentWords, holds, questionTerms, wordSet } from './words';
+import { holdsGroup, judgeSentence, stemSequence } from './evidence';
+import { analyseQuestion, type QuestionAnalysis } from './question';
+import { splitSentences } from './sentences';
+import { anyOf, contentWords } from './words';
 
 /**
- * The assistant's retrieval: the passages of the scope holding any of the question's content
- * words (the engine ranks them), re-ranked so that a passage holding more of the question's
- * words comes before one repeating a single word, the best ASK_PASSAGES numbered 1..n for the
- * answerer, and the documents they come from (read with the visibility guard again).
+ * The assistant's retrieval (issue 16). The question is read first (question.ts): the
+ * organisations it names, what it asks, whether a figure. Then the engine is asked for passages
+ * holding the question's words (and their synonyms):
+ *
+ * - a question naming organisations the index knows reads, for each, the passages of that
+ *   filer's documents in the scope (a 10-K says "we": its words need not name it), and the
+ *   passages naming it in documents of no one (news);
+ * - a question naming an organisation the index does not know reads only passages naming it,
+ *   of documents of no one; another filer's document never answers for it;
+ * - a question naming none reads the scope's best passages for its words.
+ *
+ * The candidates are re-ranked by whether a sentence of theirs answers (evidence.ts), how much
+ * of what is asked they hold, and the engine's own order; the engine's best few for each
+ * search are always kept. How many are read adapts to the question: more for a comparison.
+ * The documents they come from are read with the visibility guard again.
  */
 
 /** What an answer needs of a document: its card's labels and keys, and its text. */
@@ -30,8 +45,13 @@ export type AskDocument = {
   plain_text: string;
 };
 
-/** Candidates the engine is asked for, of which the re-ranking keeps ASK_PASSAGES. */
+/** Candidates the engine is asked for per search, of which the re-ranking keeps some. */
 const CANDIDATES = ASK_PASSAGES * 3;
+/** The engine's best passages of each search that re-ranking never drops. */
+const ENGINE_KEEPS = 3;
+/** Passages read for a question naming several organisations: this many each, at most. */
+const PER_ENTITY = 8;
+const MAX_READ = ASK_PASSAGES * 2;
 
 export type Retrieval = {
   words: string[];
@@ -39,6 +59,7 @@ export type Retrieval = {
   passages: RetrievedPassage[];
   /** The documents of the passages, by id, in the order of their first passage. */
   documents: Map<string, AskDocument>;
+  analysis: QuestionAnalysis;
 };
 
 const stopIfAborted = (signal: AbortSignal) => {
@@ -85,81 +106,152 @@ export async function loadDocuments(
   return out;
 }
 
+type Candidate = { hit: PassageHit; order: number; search: number; primary: boolean };
+
+const phrase = (text: string): SearchExpr | null => {
+  const words = nameWords(text);
+  return words.length ? { type: 'term', words } : null;
+};
+
+const both = (a: SearchExpr | null, b: SearchExpr | null): SearchExpr | null =>
+  a && b ? { type: 'and', items: [a, b] } : (a ?? b);
+
 export async function retrieve(
   db: Db,
   target: AskTarget,
   question: string,
   signal: AbortSignal,
 ): Promise<Retrieval> {
-  const words = contentWords(question);
+  const analysis = await analyseQuestion(db, question);
+  stopIfAborted(signal);
+  const words = analysis.searchWords.length ? analysis.searchWords : contentWords(question);
   const expr = anyOf(words);
-  const none: Retrieval = { words, expr, passages: [], documents: new Map() };
-  if (!expr || isEmptyScope(target.scope)) return none;
+  const none: Retrieval = { words, expr, passages: [], documents: new Map(), analysis };
+  if (isEmptyScope(target.scope)) return none;
   const engine = engineFor(db);
-  const terms = questionTerms(question);
-  // How rare each word is in the index: "revenue" says more than "report", which every filing
-  // holds. The engine's ranking alone lets many short passages repeating a common word crowd
-  // out the few holding the rare ones, so the rarer half of the words is asked for too.
-  const docs = await engine.termDocs(db, [...new Set(terms.flatMap((t) => [...t.forms]))]);
-  const rarity = new Map(
-    terms.map((t) => {
-      const df = Math.max(0, ...[...t.forms].map((f) => docs.get(f) ?? 0));
-      return [t, 1 / Math.log(2 + df)] as const;
-    }),
-  );
-  const rarest = [...terms]
-    .sort((a, b) => rarity.get(b)! - rarity.get(a)!)
-    .slice(0, Math.min(3, Math.ceil(terms.length / 2)))
-    .map((t) => t.word);
-  const ask = (e: SearchExpr) =>
-    engine.passages(db, {
+  const candidates: Candidate[] = [];
+  let searches = 0;
+  const ask = async (
+    e: SearchExpr | null,
+    documentIds: string[] | null,
+    primary: boolean,
+    limit = CANDIDATES,
+  ) => {
+    if (!e) return;
+    const search = searches++;
+    const hits = await engine.passages(db, {
       expr: e,
       scope: target.scope,
-      documentIds: target.documentIds,
-      limit: CANDIDATES,
+      documentIds,
+      limit,
     });
-  // The engine's best for all the words, then for the rarer ones, the re-ranking below decides.
-  const hits = await ask(expr);
-  stopIfAborted(signal);
-  if (rarest.length < words.length) {
-    const seen = new Set(hits.map((h) => `${h.document_id}:${h.start}`));
-    for (const h of await ask(anyOf(rarest)!)) {
-      if (!seen.has(`${h.document_id}:${h.start}`)) hits.push(h);
-    }
+    hits.forEach((hit, order) => candidates.push({ hit, order, search, primary }));
     stopIfAborted(signal);
+  };
+  const inTarget = (ids: string[]) =>
+    target.documentIds ? ids.filter((id) => target.documentIds!.includes(id)) : ids;
+
+  if (analysis.entities.length > 0) {
+    for (const entity of analysis.entities) {
+      const own = inTarget(
+        (await documentsOfEntity(db, entity.key, target.scope)).map((d) => d.document_id),
+      );
+      if (own.length > 0) await ask(expr ?? phrase(entity.name), own, true);
+      // Documents of no one naming it (news); another filer's are dropped below.
+      await ask(both(phrase(entity.aliases[0]), expr), target.documentIds, false, ASK_PASSAGES);
+    }
+  } else if (analysis.unknown.length > 0) {
+    for (const name of analysis.unknown) {
+      await ask(both(phrase(name), expr), target.documentIds, true, ASK_PASSAGES);
+    }
+  } else {
+    await ask(expr, target.documentIds, true);
   }
-  const loaded = await loadDocuments(db, target.scope.viewerId, [
-    ...new Set(hits.map((h) => h.document_id)),
+  if (candidates.length === 0) return none;
+
+  // One candidate per passage: the best place any search gave it.
+  const unique = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const key = `${c.hit.document_id}:${c.hit.start}`;
+    const seen = unique.get(key);
+    if (!seen || (c.primary && !seen.primary) || (c.primary === seen.primary && c.order < seen.order)) {
+      unique.set(key, c);
+    }
+  }
+  const ids = [...new Set([...unique.values()].map((c) => c.hit.document_id))];
+  const [loaded, filers] = await Promise.all([
+    loadDocuments(db, target.scope.viewerId, ids),
+    entitiesOfDocuments(db, ids),
   ]);
   stopIfAborted(signal);
-  const ranked = hits
-    .flatMap((hit, order) => {
-      const doc = loaded.get(hit.document_id);
-      if (!doc) return [];
-      const text = doc.plain_text.slice(hit.start, hit.end);
-      const inText = wordSet(text);
-      const inTitle = wordSet(doc.title);
-      // The question's words the passage holds, rarer ones weighing more; its title's count half.
-      const held = terms.reduce(
-        (n, t) => n + rarity.get(t)! * (holds(inText, t) ? 1 : holds(inTitle, t) ? 0.5 : 0),
-        0,
-      );
-      return [{ hit, doc, text, held, order }];
-    })
-    .sort((a, b) => b.held - a.held || a.order - b.order)
-    .slice(0, ASK_PASSAGES);
-  const passages: RetrievedPassage[] = ranked.map((r, i) => ({
+
+  const scored = [...unique.values()].flatMap((c) => {
+    const doc = loaded.get(c.hit.document_id);
+    if (!doc) return [];
+    const entity = filers.get(doc.id) ?? null;
+    const text = doc.plain_text.slice(c.hit.start, c.hit.end);
+    let eligible = 0;
+    let strong = 0;
+    let about: string | null = null;
+    let fits = false;
+    for (const span of splitSentences(text)) {
+      const judged = judgeSentence(analysis, text.slice(span.start, span.end), {
+        entity,
+        title: doc.title,
+      });
+      if (judged.entityOk) fits = true;
+      if (judged.eligible) {
+        eligible = 1;
+        about ??= judged.entity;
+      }
+      if (judged.strong) strong = 1;
+    }
+    // Another organisation's document never answers a question about this one.
+    if ((analysis.entities.length > 0 || analysis.unknown.length > 0) && !fits) return [];
+    const seq = stemSequence(text);
+    const set = new Set(seq);
+    const held = analysis.groups.filter((g) => holdsGroup(seq, set, g)).length;
+    const coverage = analysis.groups.length ? held / analysis.groups.length : 0;
+    const score = 2 * strong + eligible + coverage + 0.5 / (1 + c.order);
+    return [{ c, doc, entity, text, score, about, kept: c.primary && c.order < ENGINE_KEEPS }];
+  });
+
+  const entities = analysis.entities.length;
+  const budget = entities > 1 ? Math.min(MAX_READ, PER_ENTITY * entities) : ASK_PASSAGES;
+  const ranked = scored.sort(
+    (a, b) => b.score - a.score || a.c.order - b.c.order || a.c.search - b.c.search,
+  );
+  const chosen: typeof ranked = [];
+  const take = (r: (typeof ranked)[number]) => {
+    if (chosen.length < budget && !chosen.includes(r)) chosen.push(r);
+  };
+  // Each organisation of a comparison gets its share first; then the engine's best of each
+  // search; then the rest by score.
+  if (entities > 1) {
+    for (const e of analysis.entities) {
+      ranked
+        .filter((r) => (r.entity ?? r.about) === e.key)
+        .slice(0, Math.floor(budget / entities))
+        .forEach(take);
+    }
+  }
+  ranked.filter((r) => r.kept).forEach(take);
+  ranked.forEach(take);
+  chosen.sort((a, b) => b.score - a.score || a.c.order - b.c.order);
+
+  const passages: RetrievedPassage[] = chosen.map((r, i) => ({
     n: i + 1,
     document_id: r.doc.id,
     title: r.doc.title,
     source_label: r.doc.source_label,
     unix: r.doc.unix,
-    start: r.hit.start,
-    end: r.hit.end,
+    start: r.c.hit.start,
+    end: r.c.hit.end,
     text: r.text,
-    score: r.hit.score,
+    score: r.c.hit.score,
+    entity: r.entity,
   }));
   const documents = new Map<string, AskDocument>();
   for (const p of passages) documents.set(p.document_id, loaded.get(p.document_id)!);
-  return { words, expr, passages, documents };
+  return { words, expr, passages, documents, analysis };
 }

@@ -1,48 +1,35 @@
+import { isStopWord, stem, wordsOf } from '../../contract/words';
 import type { SearchExpr } from '../search/engine';
-import { searchWords, wordForms } from '../search/query';
 
 /**
- * The question's words as retrieval and the extractive answerer read them: the words the index
- * holds (search/query.ts searchWords: lower-cased, folded), without the words every question
- * has ("what", "did", "the", "tell me about"), each with its plural/singular forms as the
- * engines match them.
+ * The question's words as retrieval and the answerers read them, on contract/words.ts (the one
+ * way words are matched: the index, queries, highlights and the UI's marks read the same):
+ * words lower-cased and folded, without the words every question has ("what", "did", "the",
+ * "tell me about": contract/words.ts STOP_WORDS, which keeps finance's "top", "net", "us"), and
+ * matched by STEM ("employ" holds "employed", "company" holds "companies").
  */
 
-const STOP_WORDS = new Set(
-  `a about above across after again against all almost along also although am among an and
-  another any anybody anyone anything are around as at be because been before being below
-  between both but by can cannot could did do does doing done down during each either else
-  enough etc even ever every few for from further get gets getting give given gives go goes
-  going got had has have having he her here hers herself him himself his how however i if in
-  into is it its itself just kind know let like made make many may me might more most much must
-  my myself need neither no nor not now of off often on once one only or other others our ours
-  ourselves out over own per perhaps please quite rather really regarding said same say says
-  see seem seems several shall she should show since so some something such tell than that the
-  their theirs them themselves then there these they thing things this those though through
-  thus to too toward towards under until up upon us use used very via want was we well were
-  what whatever when where whether which while who whom whose why will with within without
-  would yes yet you your yours yourself yourselves explain describe summarize summarise list
-  find anything everything information info details detail mention mentioned mentions according
-  document documents main key major important top biggest primary overall latest recent
-  recently lately currently today`.split(/\s+/),
-);
+export { isStopWord };
 
 /** Words shorter than this carry no meaning of their own (the "s" of "Nike's"). */
 const MIN_WORD = 2;
 
-/** The distinct content words of a text, in order of first appearance. */
+/**
+ * The content words of a text in order of first appearance, one per stem (the first word
+ * written of it: "employees employed" is ["employees"]).
+ */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const word of searchWords(text)) {
-    if (word.length < MIN_WORD || STOP_WORDS.has(word) || seen.has(word)) continue;
-    seen.add(word);
+  for (const word of wordsOf(text)) {
+    if (word.length < MIN_WORD || isStopWord(word)) continue;
+    const s = stem(word);
+    if (seen.has(s)) continue;
+    seen.add(s);
     out.push(word);
   }
   return out;
 }
-
-export const isStopWord = (word: string) => STOP_WORDS.has(word);
 
 /** Most words a question's retrieval looks for (a pasted paragraph is not a question). */
 export const MAX_QUERY_WORDS = 16;
@@ -65,18 +52,26 @@ export function allOf(words: readonly string[]): SearchExpr | null {
   return terms.length === 1 ? terms[0] : { type: 'and', items: terms };
 }
 
-/** A question word and the forms of it a text may hold (company|companies). */
-export type QuestionTerm = { word: string; forms: ReadonlySet<string> };
+/**
+ * A question word: `word` as written (folded, lower case) and its `stem`, by which a text
+ * holds it (`holds`). `forms` is only `{word}`, kept while callers still read it: the engine's
+ * termDocs answers a word by its stem, so `termDocs(forms)` counts the stem's documents.
+ */
+export type QuestionTerm = { word: string; stem: string; forms: ReadonlySet<string> };
 
+/** The question's content words (at most MAX_QUERY_WORDS, one per stem) as terms. */
 export const questionTerms = (question: string): QuestionTerm[] =>
   contentWords(question)
     .slice(0, MAX_QUERY_WORDS)
-    .map((word) => ({ word, forms: new Set(wordForms(word)) }));
+    .map((word) => ({ word, stem: stem(word), forms: new Set([word]) }));
 
-/** The words of a text as a set, for matching question terms against it. */
-export const wordSet = (text: string): Set<string> => new Set(searchWords(text));
-
-export const holds = (words: ReadonlySet<string>, term: QuestionTerm): boolean => {
-  for (const form of term.forms) if (words.has(form)) return true;
-  return false;
+/** The STEMS of a text's words, as a set, for matching question terms against it. */
+export const wordSet = (text: string): Set<string> => {
+  const out = new Set<string>();
+  for (const word of wordsOf(text)) out.add(stem(word));
+  return out;
 };
+
+/** Whether a text (its `wordSet`) holds the term: any word of the term's stem. */
+export const holds = (stems: ReadonlySet<string>, term: QuestionTerm): boolean =>
+  stems.has(term.stem);

@@ -1,4 +1,5 @@
 import { keywordProblem } from '../../contract/boards';
+import { wordsOf } from '../../contract/words';
 
 /**
  * The boolean keyword language of custom feeds (002 §5), evaluated against a document's title
@@ -24,9 +25,11 @@ export type KeywordExpr =
 
 export type ParsedKeyword = { expr: KeywordExpr | null; problem: string | null };
 
-/** The words of a text, lower-cased: letters and digits in a row. */
-export const wordsOf = (text: string): string[] =>
-  text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/**
+ * The words of a text: lower-cased, accents folded, letters and digits in a row, as search
+ * reads them (contract/words.ts, the one tokeniser). Feeds match them as written, not by stem.
+ */
+export { wordsOf };
 
 /** A document's words, computed once and matched against any number of keywords. */
 export type TextIndex = { tokens: string[]; words: Set<string> };

@@ -31,8 +31,28 @@ export type IncomingDocument = {
 
 type DocRow = Database['documents'];
 
-const MAX_HTML = 1_000_000;
-const MAX_TEXT = 200_000;
+/**
+ * The most of one document kept: 10 MiB of characters of HTML and of plain text, the bound on
+ * the bytes a fetch reads (ingest/fetch.ts maxBytes; a body never holds more characters than
+ * bytes), so nothing ingested is cut; the whole text is indexed (search/passages.ts: passages
+ * to its end). A document handed over with more is cut at a line (else a space) before the
+ * bound, and the cut logged.
+ */
+export const MAX_HTML = 10 * 1024 * 1024;
+export const MAX_TEXT = 10 * 1024 * 1024;
+
+/** `value` cut to `max` characters at a line break or space near the end, the cut logged. */
+function bounded(value: string, max: number, what: string, item: IncomingDocument): string {
+  if (value.length <= max) return value;
+  const line = value.lastIndexOf('\n', max);
+  const space = value.lastIndexOf(' ', max);
+  const at = line > max * 0.9 ? line : space > max * 0.9 ? space : max;
+  console.warn(
+    `document ${JSON.stringify(item.title ?? '')} (${item.dedupe_key}): ${what} of ` +
+      `${value.length} characters cut to ${at} (the bound is ${max})`,
+  );
+  return value.slice(0, at);
+}
 const MAX_FIELD = 500;
 const MAX_KEY = 1000;
 const TITLE_WORDS = 14;
@@ -75,12 +95,12 @@ function prepare(
   nowS: number,
   baseUrl: string | null | undefined,
 ) {
-  const html = item.html ? sanitizeHtml(item.html.slice(0, MAX_HTML), baseUrl) : null;
+  const html = item.html ? sanitizeHtml(bounded(item.html, MAX_HTML, 'html', item), baseUrl) : null;
   const given = item.text
     ?.replace(/\r\n?/g, '\n')
     .replace(/[ \t]+/g, ' ')
     .trim();
-  const text = (given || (html ? htmlToText(html) : '')).slice(0, MAX_TEXT);
+  const text = bounded(given || (html ? htmlToText(html) : ''), MAX_TEXT, 'text', item);
   const url = absoluteUrl(item.url, baseUrl, ['http:', 'https:']);
   const title =
     field(item.title) ??

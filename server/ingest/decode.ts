@@ -1,11 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 
 /**
  * Turns a fetched body into text. Order of authority: a byte-order mark, then the charset of
  * Content-Type, then the document's own declaration (`<?xml encoding="...">`, HTML
- * `<meta charset>` / `http-equiv`), else UTF-8. Publishers still send windows-1252 and
- * ISO-8859-1; iconv-lite decodes every encoding the WHATWG list names (ISO-8859-1 is read as
- * windows-1252, as browsers do: the bytes 0x80-0x9f are curly quotes there, never controls).
+ * `<meta charset>` / `http-equiv`), else UTF-8 when the bytes read as UTF-8 (readsAsUtf8),
+ * else windows-1252: a Latin-1 feed that declares nothing is common, and read as UTF-8 its
+ * "é" would be U+FFFD. Publishers still send windows-1252 and ISO-8859-1; iconv-lite decodes
+ * every encoding the WHATWG list names (ISO-8859-1 is read as windows-1252, as browsers do:
+ * the bytes 0x80-0x9f are curly quotes there, never controls).
  */
 export const charsetOf = (body: Buffer, contentType: string | null): string => {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
@@ -19,7 +22,45 @@ export const charsetOf = (body: Buffer, contentType: string | null): string => {
     /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1] ??
     /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
   if (declared && iconv.encodingExists(declared)) return normalise(declared);
-  return 'utf-8';
+  return readsAsUtf8(body) ? 'utf-8' : 'windows-1252';
+};
+
+/** The length of the UTF-8 sequence a lead byte starts (0: not a lead byte). */
+const sequenceLength = (byte: number): number =>
+  byte >= 0xc2 && byte <= 0xdf
+    ? 2
+    : byte >= 0xe0 && byte <= 0xef
+      ? 3
+      : byte >= 0xf0 && byte <= 0xf4
+        ? 4
+        : 0;
+
+/**
+ * Whether undeclared bytes are UTF-8: valid UTF-8, or more well-formed multi-byte sequences
+ * than faults (a UTF-8 body with a stray byte stays UTF-8, with one U+FFFD; Latin-1 text has
+ * next to no well-formed sequences: "é" is 0xe9 followed by a letter).
+ */
+export const readsAsUtf8 = (body: Buffer): boolean => {
+  if (isUtf8(body)) return true;
+  let sequences = 0;
+  let faults = 0;
+  for (let i = 0; i < body.length;) {
+    if (body[i] < 0x80) {
+      i++;
+      continue;
+    }
+    const n = sequenceLength(body[i]);
+    let ok = n > 0 && i + n <= body.length;
+    for (let k = 1; ok && k < n; k++) ok = (body[i + k] & 0xc0) === 0x80;
+    if (ok) {
+      sequences++;
+      i += n;
+    } else {
+      faults++;
+      i++;
+    }
+  }
+  return sequences > faults;
 };
 
 const normalise = (charset: string): string => {

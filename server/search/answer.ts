@@ -29,11 +29,9 @@ import { correctSpelling } from './spell';
  * handed is only ever a parsed expression (never the user's text).
  */
 
-/** What answering needs besides the database: the engine and its word rules. */
+/** What answering needs besides the database: the engine and how it splits passages. */
 export type SearchKit = {
   engine: SearchEngine;
-  /** The other forms a query word also matches (the engines' plural/singular expansion). */
-  forms: (word: string) => readonly string[];
   /** A document's passages, as the index splits them ([start, end) in its plain text). */
   passagesOf: (text: string) => TextSpan[];
 };
@@ -112,7 +110,10 @@ export async function searchAnswer(
   const corrected =
     body.spell_correct && body.q.trim() && !isEmptyScope(scope)
       ? await correctSpelling(db, kit.engine, body.q, {
-          forms: kit.forms,
+          // Words match by stem, and the engine's termDocs counts a word's stem: a word whose
+          // stem is common is never "fixed", so no word of the same stem can be offered.
+          forms: (word) => [word],
+          scope,
           visible: async (word) => {
             const probe = await kit.engine.search(db, {
               ...OPEN_FILTER,
@@ -142,7 +143,7 @@ export async function searchAnswer(
           tabCounts,
         })
       : { hits: [], total: 0, exact: true, tabs: tabCounts ? {} : null };
-  const terms = matchTerms(expr, kit.forms);
+  const terms = matchTerms(expr);
   const scores = new Map(answer.hits.map((h) => [h.id, h.score]));
   const results: SearchResult[] = (await cardRows(db, scope.viewerId, answer.hits)).map((row) => ({
     ...toCard(row),

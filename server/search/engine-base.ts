@@ -7,13 +7,15 @@ import {
   type SearchExpr,
   type SearchScope,
 } from './engine';
+import { writeEntities } from './entities';
 import { facetOf } from './facet-counts';
 import { forgetWords, prepareBatch, writeShared, type PreparedDocument } from './indexing';
 import type { FusedOf, Matcher } from './matcher';
 import { plannedSearch } from './planner';
 import { normalizeExpr } from './query';
 import { checkCandidates } from './scope-sql';
-import { similarTerms, termDocs } from './vocabulary';
+import { stemDocs } from './stems';
+import { similarTerms } from './vocabulary';
 
 /**
  * What differs between the engines (sqlite.ts, postgres.ts): how a batch's full-text rows are
@@ -114,6 +116,10 @@ export function createEngine(parts: EngineParts): SearchEngine {
       const batch = await prepareBatch(db, docs);
       await parts.write(db, batch);
       await writeShared(db, batch);
+      await writeEntities(
+        db,
+        batch.flatMap((p) => (p.entity ? [p.entity] : [])),
+      );
     },
     async unindex(db, docs) {
       const ids = docs.map((d) => d.id);
@@ -146,7 +152,8 @@ export function createEngine(parts: EngineParts): SearchEngine {
         parts.matcher,
         parts.fused,
       ),
-    termDocs,
+    // By stem (stems.ts): what a query word matches, so what the planner and retrieval count.
+    termDocs: stemDocs,
     similarTerms,
   };
 }

@@ -104,6 +104,8 @@ export type IndexedDocument = {
   category_tab: CategoryTab;
   market: Market | null;
   company_name: string | null;
+  /** A ticker, for filings that give one (an alias of the filer: entities.ts). */
+  security_id?: string | null;
   category: string | null;
   /** JSON array of strings, as stored. */
   categories: string;
@@ -125,7 +127,10 @@ export interface SearchEngine {
     facet: 'tags' | 'companies',
     limit: number,
   ): Promise<Array<{ key: string; count: number }>>;
-  /** How many documents of the whole index hold each word (lower-cased words). */
+  /**
+   * How many documents of the public corpus hold each word's STEM (contract/words.ts), keyed
+   * by the words as given: what a query word matches ("employ": every word of "emploi").
+   */
   termDocs(db: Db, words: string[]): Promise<Map<string, number>>;
   /**
    * Words of the index's vocabulary that could be a misspelling of `word`: same first letter,

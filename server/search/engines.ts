@@ -33,6 +33,7 @@ export async function reindexAll(db: Db): Promise<number> {
         'd.category_tab',
         'd.market',
         'd.company_name',
+        'd.security_id',
         'd.category',
         'd.categories',
       ])

@@ -1,18 +1,20 @@
 import type { TextSpan } from '../../contract/search';
+import { fold, stem, wordSpans } from '../../contract/words';
 import type { KeywordExpr } from '../documents/keyword-query';
-import { fold } from './query';
+import { termStems } from './query';
 
 /**
  * Highlights of a search result, computed here for both engines alike: the query's words and
- * phrases are found in the document's full plain text with the tokeniser the index uses (runs
- * of letters and digits, lower-cased, diacritics folded), so what is marked is what matched.
+ * phrases are found in the document's full plain text with the tokeniser and the stems the
+ * index uses (contract/words.ts: runs of letters and digits, lower-cased, diacritics folded,
+ * matched by stem: "employ" marks "employed"), so what is marked is what matched.
  * Snippets are HTML whose only markup is `<em>`: every other character of the document is
  * escaped. Spans are UTF-16 offsets into the plain text (DocumentDetail.body), as the preview
  * reads it.
  */
 
-/** A query term as matched: one set of accepted forms per word, in order (a phrase: several). */
-export type MatchTerm = ReadonlyArray<ReadonlySet<string>>;
+/** A query term as matched: the stem of each of its words, in order (a phrase: several). */
+export type MatchTerm = readonly string[];
 
 export type Highlight = {
   highlights: string[];
@@ -32,12 +34,9 @@ export const foldWord = (word: string): string => fold(word).toLowerCase();
 
 /**
  * The terms a document is highlighted for: every word or phrase of the query that is not
- * negated, with the forms the engines also match (`expand`: query.ts wordForms).
+ * negated, as the stems the engines match it by (query.ts termStems).
  */
-export function matchTerms(
-  expr: KeywordExpr | null,
-  expand: (word: string) => readonly string[],
-): MatchTerm[] {
+export function matchTerms(expr: KeywordExpr | null): MatchTerm[] {
   const out: MatchTerm[] = [];
   const seen = new Set<string>();
   // Iterative: a parsed query is bounded in depth, but this stays cheap on any shape.
@@ -45,12 +44,11 @@ export function matchTerms(
   while (stack.length) {
     const e = stack.pop()!;
     if (e.type === 'term') {
-      const key = e.words.join(' ');
-      if (seen.has(key)) continue;
+      const stems = termStems(e.words);
+      const key = stems.join(' ');
+      if (stems.length === 0 || seen.has(key)) continue;
       seen.add(key);
-      // As the engines match (query.ts phraseForms): a phrase inflects its last word only.
-      const last = e.words.length - 1;
-      out.push(e.words.map(foldWord).map((w, i) => new Set(i === last ? [w, ...expand(w)] : [w])));
+      out.push(stems);
     } else if (e.type === 'and' || e.type === 'or') {
       for (let i = e.items.length - 1; i >= 0; i--) stack.push(e.items[i]);
     }
@@ -59,41 +57,37 @@ export function matchTerms(
   return out;
 }
 
-type Token = { word: string; start: number; end: number };
+/** A word of the text by its stem, where it stands in the text. */
+type Token = { stem: string; start: number; end: number };
 
 const tokensOf = (text: string): Token[] =>
-  Array.from(text.matchAll(/[\p{L}\p{N}]+/gu), (m) => ({
-    word: foldWord(m[0]),
-    start: m.index,
-    end: m.index + m[0].length,
-  }));
+  wordSpans(text).map((w) => ({ stem: stem(w.word), start: w.start, end: w.end }));
 
 type Match = TextSpan & { term: number };
 
 /** Every match of the terms in the text, in text order, overlaps dropped, at most MAX_SPANS. */
 function findMatches(text: string, terms: MatchTerm[]): Match[] {
-  // Terms by the forms of their first word, so each token is checked only against terms that
+  // Terms by the stem of their first word, so each token is checked only against terms that
   // can start with it (a long query must not cost tokens x terms).
   const byFirst = new Map<string, number[]>();
   terms.forEach((term, i) => {
-    for (const form of term[0] ?? []) {
-      const list = byFirst.get(form);
-      if (list) list.push(i);
-      else byFirst.set(form, [i]);
-    }
+    if (term.length === 0) return;
+    const list = byFirst.get(term[0]);
+    if (list) list.push(i);
+    else byFirst.set(term[0], [i]);
   });
   const tokens = tokensOf(text);
   const out: Match[] = [];
   let covered = 0;
   for (let i = 0; i < tokens.length && out.length < MAX_SPANS; i++) {
-    const candidates = byFirst.get(tokens[i].word);
+    const candidates = byFirst.get(tokens[i].stem);
     if (!candidates || tokens[i].start < covered) continue;
     let best: Match | null = null;
     for (const t of candidates) {
       const term = terms[t];
       if (i + term.length > tokens.length) continue;
       let ok = true;
-      for (let k = 1; k < term.length && ok; k++) ok = term[k].has(tokens[i + k].word);
+      for (let k = 1; k < term.length && ok; k++) ok = term[k] === tokens[i + k].stem;
       const end = tokens[i + term.length - 1].end;
       // The longest match wins where terms start at one word ("rate" and "rate cut").
       if (ok && (!best || end > best.end)) best = { start: tokens[i].start, end, term: t };

@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import { feedTabOf } from '../../contract/documents';
 import type { Database, Db } from '../db/schema';
 import type { IndexedDocument } from './engine';
+import { entityOf, type EntityRow } from './entities';
 import { splitPassages, type PassageSpan } from './passages';
 import { searchWords } from './query';
-import { bumpTerms } from './vocabulary';
+import { addStemCounts } from './stems';
+import {
+  addScoped,
+  bumpScopedTerms,
+  bumpTerms,
+  scopedKeyOf,
+  type ScopedDeltas,
+} from './vocabulary';
 import './tables';
 
 /**
@@ -20,6 +28,8 @@ export type PreparedDocument = {
   meta: MetaRow;
   tags: string[];
   passages: PassageSpan[];
+  /** Its filer (entities.ts), null for a document of no one. */
+  entity: EntityRow | null;
 };
 
 /** A passage's id: its document's seq and its ordinal (passages.ts caps them at 1024). */
@@ -40,6 +50,18 @@ export const ROWS_PER_INSERT = 200;
 /** Longer words are not counted in the vocabulary (nobody misspells them). */
 const MAX_TERM = 64;
 
+/** A document's words counted `delta` times in a scoped vocabulary (vocabulary.ts). */
+export const countScopedWords = (
+  deltas: ScopedDeltas,
+  key: string,
+  doc: { title: string; plain_text: string },
+  delta: number,
+) => {
+  for (const w of new Set(searchWords(`${doc.title}\n${doc.plain_text}`))) {
+    if (w.length <= MAX_TERM) addScoped(deltas, key, w, delta);
+  }
+};
+
 const tagsOf = (doc: IndexedDocument): string[] => {
   let categories: unknown = [];
   try {
@@ -58,15 +80,22 @@ export async function prepareBatch(db: Db, docs: IndexedDocument[]): Promise<Pre
     (
       await db
         .selectFrom('sources')
-        .select(['id', 'owner_user_id', 'public'])
+        .select(['id', 'owner_user_id', 'public', 'label'])
         .where('id', 'in', sourceIds)
         .execute()
     ).map((s) => [s.id, s]),
   );
   return docs.map((doc) => {
     const source = sources.get(doc.source_id);
+    const entity = entityOf({
+      company_name: doc.company_name,
+      title: doc.title,
+      source_label: source?.label ?? null,
+      security_id: doc.security_id,
+    });
     return {
       doc,
+      entity,
       tags: tagsOf(doc),
       passages: splitPassages(doc.plain_text),
       meta: {
@@ -82,6 +111,7 @@ export async function prepareBatch(db: Db, docs: IndexedDocument[]): Promise<Pre
         size: doc.plain_text.length,
         company: doc.company_name,
         category: doc.category,
+        entity: entity?.key ?? null,
       },
     };
   });
@@ -98,10 +128,15 @@ export async function writeShared(db: Db, batch: PreparedDocument[]): Promise<vo
   }
   const counts = new Map<string, number>();
   const add = (key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
+  const scoped: ScopedDeltas = new Map();
   for (const { doc, meta } of batch) {
     // Only the public corpus feeds the vocabulary: spelling suggestions come from it, and must
-    // never reveal a word that only someone's private documents hold.
-    if (meta.public) {
+    // never reveal a word that only someone's private documents hold. Any other document's
+    // words go to its scoped vocabulary, which spelling reads for its own viewers only.
+    const scopedKey = scopedKeyOf(meta);
+    if (scopedKey) countScopedWords(scoped, scopedKey, doc, 1);
+    if (meta.public && !meta.owner_user_id) {
+      addStemCounts(counts, doc, 1);
       for (const w of new Set(searchWords(`${doc.title}\n${doc.plain_text}`))) {
         if (w.length <= MAX_TERM) add(w);
       }
@@ -112,6 +147,7 @@ export async function writeShared(db: Db, batch: PreparedDocument[]): Promise<vo
     if (meta.public) add(COUNTER_PUBLIC);
   }
   await bumpTerms(db, counts);
+  await bumpScopedTerms(db, scoped);
 }
 
 /** The passages' rows (both engines), with whatever extra column an engine adds. */
@@ -136,16 +172,29 @@ export async function forgetWords(db: Db, ids: string[]): Promise<number[]> {
   const rows = await db
     .selectFrom('documents as d')
     .innerJoin('search_meta as m', 'm.document_id', 'd.id')
-    .select(['m.seq', 'm.public', 'd.title', 'd.plain_text'])
+    .select([
+      'm.seq',
+      'm.public',
+      'm.source_id',
+      'm.owner_user_id',
+      'm.source_owner',
+      'd.title',
+      'd.plain_text',
+    ])
     .where('d.id', 'in', ids)
     .execute();
   const counts = new Map<string, number>();
+  const scoped: ScopedDeltas = new Map();
   for (const r of rows) {
-    if (!Number(r.public)) continue;
+    const scopedKey = scopedKeyOf(r);
+    if (scopedKey) countScopedWords(scoped, scopedKey, r, -1);
+    if (!Number(r.public) || r.owner_user_id) continue;
+    addStemCounts(counts, r, -1);
     for (const w of new Set(searchWords(`${r.title}\n${r.plain_text}`))) {
       if (w.length <= MAX_TERM) counts.set(w, (counts.get(w) ?? 0) - 1);
     }
   }
   await bumpTerms(db, counts);
+  await bumpScopedTerms(db, scoped);
   return rows.map((r) => Number(r.seq));
 }

@@ -2,6 +2,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { Db } from '../db/schema';
 import { isSqlite } from './dialect';
 import { reindexAll } from './engines';
+import { countScopedWords } from './indexing';
+import { bumpScopedTerms, bumpTerms, scopedKeyOf, type ScopedDeltas } from './vocabulary';
+import { entitiesSchema } from './entities';
 
 /**
  * The search engine's schema (issue 7), one migration per dialect:
@@ -15,7 +18,7 @@ import { reindexAll } from './engines';
  * - Both: `search_meta` (what scoping, filters and sorts read per candidate), `search_tags`,
  *   `document_passages` and `search_terms` (documents per word and the counters the planner
  *   estimates with), deleted with their document by foreign keys. Documents stored before this
- *   migration are indexed by it.
+ *   migration are indexed by 0015 (the whole index rebuilt from stems, after 0013 and 0014).
  */
 
 const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
@@ -99,12 +102,94 @@ const postgresUp = async (db: Kysely<unknown>) => {
   for (const statement of statements) await sql.raw(statement).execute(db);
 };
 
+/**
+ * The scoped vocabularies (0013, vocabulary.ts): documents per word of each private source and
+ * of each user's own documents, keyed (scope_key, term); the second index finds a misspelling's
+ * candidates by key, length and first letter (vocabulary.ts scopedSimilarTerms). Idempotent:
+ * 0011 creates it too, before its reindex writes it.
+ */
+const scopedTermsSchema = (sqlite: boolean) => [
+  sqlite
+    ? `CREATE TABLE IF NOT EXISTS search_scoped_terms (scope_key TEXT NOT NULL,
+        term TEXT NOT NULL, docs INTEGER NOT NULL, PRIMARY KEY (scope_key, term)) WITHOUT ROWID`
+    : // Byte order, as search_terms: candidates are a first letter's range of keys.
+      `CREATE TABLE IF NOT EXISTS search_scoped_terms (scope_key text NOT NULL,
+        term text COLLATE "C" NOT NULL, docs integer NOT NULL, PRIMARY KEY (scope_key, term))`,
+  `CREATE INDEX IF NOT EXISTS search_scoped_terms_length
+    ON search_scoped_terms (scope_key, length(term), term)`,
+];
+
+/**
+ * Empties the index (0015 rebuilds it): SQLite's FTS5 tables by their 'delete-all' command,
+ * PostgreSQL's tables by TRUNCATE (no row triggers: the counters go with search_terms).
+ */
+async function clearIndex(db: Kysely<unknown>): Promise<void> {
+  const statements = isSqlite(db)
+    ? [
+        `INSERT INTO search_docs (search_docs) VALUES ('delete-all')`,
+        `INSERT INTO search_passages (search_passages) VALUES ('delete-all')`,
+        'DELETE FROM document_passages',
+        'DELETE FROM search_tags',
+        'DELETE FROM search_meta',
+        'DELETE FROM search_terms',
+        'DELETE FROM search_scoped_terms',
+      ]
+    : [
+        `TRUNCATE search_tags, search_meta, document_passages, search_terms,
+          search_scoped_terms`,
+      ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+const BACKFILL_CHUNK = 500;
+
+/**
+ * Counts the documents indexed before 0013 in their scoped vocabularies, and takes out of the
+ * public one any owned document it counted (the public vocabulary holds no owned document).
+ */
+async function backfillScopedTerms(db: Db): Promise<void> {
+  let after = -1;
+  for (;;) {
+    const rows = await db
+      .selectFrom('search_meta as m')
+      .innerJoin('documents as d', 'd.id', 'm.document_id')
+      .select([
+        'm.seq',
+        'm.public',
+        'm.source_id',
+        'm.owner_user_id',
+        'm.source_owner',
+        'd.title',
+        'd.plain_text',
+      ])
+      .where((eb) => eb.or([eb('m.public', '=', 0), eb('m.owner_user_id', 'is not', null)]))
+      .where('m.seq', '>', after)
+      .orderBy('m.seq')
+      .limit(BACKFILL_CHUNK)
+      .execute();
+    if (rows.length === 0) return;
+    const scoped: ScopedDeltas = new Map();
+    const publicOwned: ScopedDeltas = new Map();
+    for (const r of rows) {
+      const key = scopedKeyOf(r);
+      if (key) countScopedWords(scoped, key, r, 1);
+      if (Number(r.public) === 1) countScopedWords(publicOwned, '', r, -1);
+    }
+    await bumpScopedTerms(db, scoped);
+    await bumpTerms(db, publicOwned.get('') ?? new Map());
+    after = Number(rows[rows.length - 1].seq);
+  }
+}
+
 export const searchMigrations: Record<string, Migration> = {
   '0011-search': {
     up: async (db: Kysely<unknown>) => {
       await (isSqlite(db) ? sqliteUp(db) : postgresUp(db));
-      // The migrator's handle has no schema type; the index reads and writes documents.
-      await reindexAll(db as unknown as Db);
+      for (const statement of scopedTermsSchema(isSqlite(db))) {
+        await sql.raw(statement).execute(db);
+      }
+      // Documents stored before it are indexed by 0015 (reindexAll), once every table and
+      // column the index writes exists (0013, 0014).
     },
     down: async (db: Kysely<unknown>) => {
       const sqlite = isSqlite(db);
@@ -120,5 +205,46 @@ export const searchMigrations: Record<string, Migration> = {
       if (sqlite) drops.push('TABLE IF EXISTS search_passages');
       for (const what of drops) await sql.raw(`DROP ${what}`).execute(db);
     },
+  },
+  // Scoped vocabularies (vocabulary.ts): spelling corrects to words of the user's own private
+  // sources and documents too (spell.ts). Documents indexed before it are counted here, unless
+  // 0011 has just indexed them with the table in place.
+  '0013-search-scoped-words': {
+    up: async (db: Kysely<unknown>) => {
+      for (const statement of scopedTermsSchema(isSqlite(db))) {
+        await sql.raw(statement).execute(db);
+      }
+      const counted = await sql`SELECT 1 FROM search_scoped_terms LIMIT 1`.execute(db);
+      if (counted.rows.length === 0) await backfillScopedTerms(db as unknown as Db);
+    },
+    down: async (db: Kysely<unknown>) => {
+      await sql.raw('DROP TABLE IF EXISTS search_scoped_terms').execute(db);
+    },
+  },
+  // Filers (entities.ts): each document's organisation and the names a question may call it
+  // by. Existing documents get theirs from the reindex that follows (0015).
+  '0014-entities': {
+    up: async (db: Kysely<unknown>) => {
+      const statements = isSqlite(db) ? entitiesSchema.sqlite : entitiesSchema.postgres;
+      for (const statement of statements) await sql.raw(statement).execute(db);
+    },
+    down: async (db: Kysely<unknown>) => {
+      await sql.raw('DROP TABLE IF EXISTS search_entity_aliases').execute(db);
+      await sql.raw('DROP TABLE IF EXISTS search_entities').execute(db);
+      await sql.raw('DROP INDEX IF EXISTS search_meta_entity').execute(db);
+      await sql.raw('ALTER TABLE search_meta DROP COLUMN entity').execute(db);
+    },
+  },
+  // Words match by stem (contract/words.ts, issue 16): the index of every existing document is
+  // rebuilt from its stems. Everything the index writes per document goes first (full-text
+  // rows, passages, search_meta with its tags, the vocabularies and counters), so nothing is
+  // counted or written twice; reindexAll then indexes every document as new, entities too.
+  '0015-search-reindex': {
+    up: async (db: Kysely<unknown>) => {
+      await clearIndex(db);
+      await reindexAll(db as unknown as Db);
+    },
+    // The stems stay: older code reads an index of stems as words, matching less, never wrong.
+    down: async () => {},
   },
 };

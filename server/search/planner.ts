@@ -8,6 +8,7 @@ import { exprWords, shareBounds, type Share } from './query';
 import { rankedPrefix, windowSearch } from './ranking';
 import { checkCandidates, isEmptyScope } from './scope-sql';
 import { compareBy } from './sorts';
+import { stemKey } from './stems';
 import { countsOf } from './vocabulary';
 import { walkBySeq, walkByTime } from './walks';
 import { windowOf, windowScale } from './windows';
@@ -67,7 +68,9 @@ const scopeCounterKeys = (s: SearchScope) => [
 /** What the planner decides by, or null when nothing can match. */
 export async function planOf(db: Db, q: Pick<EngineQuery, 'expr' | 'scope'>): Promise<Plan | null> {
   if (isEmptyScope(q.scope)) return null;
-  const keys = [...exprWords(q.expr), COUNTER_ALL, COUNTER_PUBLIC, ...scopeCounterKeys(q.scope)];
+  // Documents are counted per stem (stems.ts), the stems a query matches by (query.ts).
+  const stems = exprWords(q.expr).map(stemKey);
+  const keys = [...stems, COUNTER_ALL, COUNTER_PUBLIC, ...scopeCounterKeys(q.scope)];
   const counts = await countsOf(db, keys);
   const total = counts.get(COUNTER_ALL) ?? 0;
   if (total === 0) return null;
@@ -75,7 +78,7 @@ export async function planOf(db: Db, q: Pick<EngineQuery, 'expr' | 'scope'>): Pr
   const counted = counts.get(COUNTER_PUBLIC) ?? 0;
   const share: Share =
     q.expr && counted > 0
-      ? shareBounds(q.expr, (w) => counts.get(w) ?? 0, counted)
+      ? shareBounds(q.expr, (s) => counts.get(stemKey(s)) ?? 0, counted)
       : { lo: 0, hi: 1, mid: 1 };
   // Without feeds, the scope's own counters bound it (overlaps make them an upper bound).
   const parts = scopeCounterKeys(q.scope).reduce((n, k) => n + (counts.get(k) ?? 0), 0);

@@ -5,23 +5,28 @@ import { createEngine } from './engine-base';
 import { passageRows, ROWS_PER_INSERT, type PreparedDocument } from './indexing';
 import type { Matcher } from './matcher';
 import { postgresFused, tsquery } from './postgres-plans';
-import { MAX_LEXEME, positivePart, searchWords } from './query';
+import { stemsOf } from '../../contract/words';
+import { MAX_LEXEME, positivePart } from './query';
+import { stemsOfDocument, stemsWithin } from './stems';
 
 /**
  * The PostgreSQL engine: a tsvector per document (search_meta.tsv) and per passage, each with a
- * GIN index. The tsvectors are written here from the index's own words (query.ts
- * `searchWords`: lower-cased, folded, letters and digits) in tsvector's text form, and queries
- * are tsquery text built from the same words (`toTsquery`), both cast from bound parameters:
- * PostgreSQL's parser never reads user text, and both engines split words alike. Title words
- * weigh A, body words D (ts_rank's default weights: 1.0 and 0.1).
+ * GIN index. The tsvectors are written here from the STEMS of the index's words
+ * (contract/words.ts `stemsOf`: lower-cased, folded, letters and digits, stemmed) in tsvector's
+ * text form, and queries are tsquery text built from the same stems (`toTsquery`), both cast
+ * from bound parameters: PostgreSQL's parser never reads user text, and both engines split
+ * words alike. Title words weigh A, body words D (ts_rank's default weights: 1.0 and 0.1).
  */
 
 /** tsvector positions stop at 16383; a lexeme keeps at most 256 of them. */
 const MAX_POSITION = 16383;
 const MAX_POSITIONS = 256;
 
-/** A tsvector's text form: 'word':1A,7 'other':3 ... */
-export function tsvectorOf(title: string, body: string): string {
+/** A tsvector's text form from the stems of a title and a body: 'stem':1A,7 'other':3 ... */
+export const tsvectorOf = (title: string, body: string): string =>
+  tsvectorOfStems(stemsOf(title), stemsOf(body));
+
+function tsvectorOfStems(title: readonly string[], body: readonly string[]): string {
   const lexemes = new Map<string, string[]>();
   let position = 0;
   const add = (word: string, weight: string) => {
@@ -32,8 +37,8 @@ export function tsvectorOf(title: string, body: string): string {
     if (!list) lexemes.set(word, [entry]);
     else if (list.length < MAX_POSITIONS && position < MAX_POSITION) list.push(entry);
   };
-  for (const w of searchWords(title)) add(w, 'A');
-  for (const w of searchWords(body)) add(w, '');
+  for (const w of title) add(w, 'A');
+  for (const w of body) add(w, '');
   // Words are letters and digits only: nothing in them needs escaping inside the quotes.
   return [...lexemes].map(([w, ps]) => `'${w}':${ps.join(',')}`).join(' ');
 }
@@ -90,22 +95,24 @@ async function write(db: Db, batch: PreparedDocument[]): Promise<void> {
     await db
       .insertInto('search_meta')
       .values(
-        batch.slice(i, i + ROWS_PER_INSERT).map((p) => ({
-          ...p.meta,
-          tsv: sql<string>`${tsvectorOf(p.doc.title, p.doc.plain_text)}::tsvector`,
-        })),
+        batch.slice(i, i + ROWS_PER_INSERT).map((p) => {
+          const { title, body } = stemsOfDocument(p.doc);
+          return { ...p.meta, tsv: sql<string>`${tsvectorOfStems(title, body.stems)}::tsvector` };
+        }),
       )
       .execute();
   }
+  const docs = new Map(batch.map((p) => [p.doc.id, p.doc]));
   const passages = passageRows(batch);
   for (let i = 0; i < passages.length; i += ROWS_PER_INSERT) {
     await db
       .insertInto('document_passages')
       .values(
-        passages.slice(i, i + ROWS_PER_INSERT).map(({ text, ...row }) => ({
-          ...row,
-          tsv: sql<string>`${tsvectorOf('', text)}::tsvector`,
-        })),
+        passages.slice(i, i + ROWS_PER_INSERT).map(({ text: _text, ...row }) => {
+          const { body } = stemsOfDocument(docs.get(row.document_id)!);
+          const stems = stemsWithin(body, row.span_start, row.span_end);
+          return { ...row, tsv: sql<string>`${tsvectorOfStems([], stems)}::tsvector` };
+        }),
       )
       .execute();
   }

@@ -1,62 +1,26 @@
-import { wordsOf, type KeywordExpr } from '../documents/keyword-query';
+import { fold, stem, wordsOf } from '../../contract/words';
+import type { KeywordExpr } from '../documents/keyword-query';
 
 /**
- * The query side shared by both engines: words as the index holds them, a word's inflected
- * forms, and a parsed expression rendered in each engine's syntax. Only words of letters and
- * digits (keyword-query.ts `wordsOf`) ever reach an engine, each quoted: nothing a user typed is
- * read as engine syntax (column filters, NEAR, prefixes, operators of the engine).
+ * The query side shared by both engines: each query word as the index holds it, its STEM
+ * (contract/words.ts: "employ" matches "employed", "companies" matches "company"), a phrase as
+ * its stems in a row, and a parsed expression rendered in each engine's syntax. Only stems of
+ * letters and digits ever reach an engine, each quoted: nothing a user typed is read as engine
+ * syntax (column filters, NEAR, prefixes, operators of the engine).
  */
+
+/** Accent folding (contract/words.ts), re-exported for the search files that fold. */
+export { fold };
+
+/** The words of a text as the index reads them (contract/words.ts `wordsOf`). */
+export const searchWords = (text: string): string[] => wordsOf(text);
 
 /**
- * Diacritics folded as FTS5's `remove_diacritics 2` does for the Latin alphabet: PostgreSQL's
- * 'simple' configuration keeps them, so its index and queries fold in JS.
+ * The stems a term (a word or a phrase) is matched by, in order: each of its words folded,
+ * lower-cased and stemmed as the index's words are (sqlite.ts, postgres.ts).
  */
-export const fold = (text: string): string =>
-  /[^\x20-\x7e\s]/.test(text)
-    ? text
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .normalize('NFC')
-    : text;
-
-/** The words of a text as the index holds them: lower-cased, folded, letters and digits. */
-export const searchWords = (text: string): string[] => wordsOf(fold(text));
-
-/** Words ending in s that are no plural of a word without it. */
-const NOT_PLURAL = new Set(['news', 'series', 'species', 'means', 'always', 'perhaps']);
-
-/**
- * A word and its simple English plural or singular (filing|filings, company|companies,
- * tax|taxes): recall for inflections without stemming the index. Only words of English letters
- * of three or more inflect; numbers and other scripts stand alone. Highlighting marks the same
- * forms.
- */
-export function wordForms(word: string): string[] {
-  if (word.length < 3 || !/^[a-z]+$/.test(word) || NOT_PLURAL.has(word)) return [word];
-  const forms = new Set([word]);
-  if (/[^aeiou]ies$/.test(word) && word.length > 4) {
-    forms.add(`${word.slice(0, -3)}y`);
-  } else if (/(ss|x|z|ch|sh)es$/.test(word)) {
-    forms.add(word.slice(0, -2));
-  } else if (/[^su]s$/.test(word)) {
-    // A short word ending in s (its, was, has, gas) or one in -is or -us is no plural.
-    if (word.length > 3 && !/(is|us)$/.test(word)) forms.add(word.slice(0, -1));
-  } else if (/s$/.test(word)) {
-    // -ss, -us: class has a plural, status and bus are left alone.
-    if (/ss$/.test(word)) forms.add(`${word}es`);
-  } else if (/[^aeiou]y$/.test(word)) {
-    forms.add(`${word.slice(0, -1)}ies`);
-  } else if (/(x|z|ch|sh)$/.test(word)) {
-    forms.add(`${word}es`);
-  } else {
-    forms.add(`${word}s`);
-  }
-  return [...forms];
-}
-
-/** A phrase's alternatives: its last word in each form (annual report|annual reports). */
-export const phraseForms = (words: string[]): string[][] =>
-  wordForms(words[words.length - 1]).map((last) => [...words.slice(0, -1), last]);
+export const termStems = (words: readonly string[]): string[] =>
+  words.flatMap((w) => wordsOf(w)).map(stem);
 
 /** Groups nested deeper than this are read flat (see `normalizeExpr`). */
 export const MAX_EXPR_DEPTH = 12;
@@ -99,14 +63,12 @@ export function normalizeExpr(expr: KeywordExpr | null): KeywordExpr | null {
   return expr ? walk(expr, 0) : null;
 }
 
-/** Every word the engines look up for an expression, forms included. */
+/** Every stem the engines look up for an expression (the planner counts documents by them). */
 export function exprWords(expr: KeywordExpr | null): string[] {
   const out = new Set<string>();
   const walk = (e: KeywordExpr) => {
     if (e.type === 'term') {
-      const words = e.words.map(fold);
-      for (const w of words.slice(0, -1)) out.add(w);
-      for (const f of wordForms(words[words.length - 1])) out.add(f);
+      for (const s of termStems(e.words)) out.add(s);
     } else if (e.type === 'not') {
       walk(e.item);
     } else {
@@ -120,29 +82,23 @@ export function exprWords(expr: KeywordExpr | null): string[] {
 export type Share = { lo: number; hi: number; mid: number };
 
 /**
- * The share of documents an expression matches, from each word's document count (termDocs):
- * bounds that always hold (`lo`, `hi`: a phrase is at most as common as its rarest word, an
- * AND as its rarest part) and an estimate taking words as independent (`mid`). The planner
- * decides by them (sqlite.ts, postgres.ts via planner.ts).
+ * The share of documents an expression matches, from each stem's document count (`docsOf`
+ * takes a stem: stems.ts counts documents per stem): bounds that always hold (`lo`, `hi`: a
+ * phrase is at most as common as its rarest stem, an AND as its rarest part) and an estimate
+ * taking words as independent (`mid`). The planner decides by them (planner.ts).
  */
 export function shareBounds(
   expr: KeywordExpr,
-  docsOf: (word: string) => number,
+  docsOf: (stem: string) => number,
   total: number,
 ): Share {
   const share = (n: number) => (total > 0 ? Math.min(1, n / total) : 0);
   const of = (e: KeywordExpr): Share => {
     switch (e.type) {
       case 'term': {
-        const words = e.words.map(fold);
-        const forms = wordForms(words[words.length - 1]).map(docsOf);
-        const hi = share(
-          Math.min(
-            forms.reduce((s, n) => s + n, 0),
-            ...words.slice(0, -1).map(docsOf),
-          ),
-        );
-        const lo = words.length === 1 ? share(Math.max(...forms)) : 0;
+        const docs = termStems(e.words).map(docsOf);
+        const hi = share(Math.min(...docs));
+        const lo = docs.length === 1 ? hi : 0;
         return { lo, hi, mid: hi };
       }
       case 'and': {
@@ -200,9 +156,8 @@ const partition = (items: KeywordExpr[]) => ({
  * is taken from `universe`: a MATCH text every document matches (sqlite.ts's facets column).
  */
 export function toFts5(expr: KeywordExpr, universe: string, columns: string): string {
-  const phrase = (words: string[]) => `"${words.join(' ')}"`;
-  const leaf = (words: string[]) =>
-    `${columns} : (${phraseForms(words.map(fold)).map(phrase).join(' OR ')})`;
+  // A word is its stem, a phrase its stems in a row (the index holds stems: sqlite.ts).
+  const leaf = (words: string[]) => `${columns} : "${termStems(words).join(' ')}"`;
   const render = (e: KeywordExpr): string => {
     switch (e.type) {
       case 'term':
@@ -226,9 +181,9 @@ export function toFts5(expr: KeywordExpr, universe: string, columns: string): st
 
 /**
  * A PostgreSQL tsquery in its text form, cast with `::tsquery` from a bound parameter (never
- * through a parser of user text): lexemes single-quoted (letters and digits only), `<->`
- * between a phrase's words, `&`, `|`, `!`. The index's tsvectors are written from the same
- * words (postgres.ts), so both sides tokenise alike.
+ * through a parser of user text): stems single-quoted (letters and digits only), `<->`
+ * between a phrase's stems, `&`, `|`, `!`. The index's tsvectors are written from the same
+ * stems (postgres.ts), so both sides tokenise alike.
  */
 export function toTsquery(expr: KeywordExpr): string {
   // A word the index cannot hold (postgres.ts leaves out words over MAX_LEXEME characters,
@@ -237,10 +192,8 @@ export function toTsquery(expr: KeywordExpr): string {
   const render = (e: KeywordExpr): string => {
     switch (e.type) {
       case 'term': {
-        const words = e.words.map(fold);
-        const forms = wordForms(words[words.length - 1]);
-        const last = forms.length > 1 ? `(${forms.map(lexeme).join(' | ')})` : lexeme(forms[0]);
-        return `(${[...words.slice(0, -1).map(lexeme), last].join(' <-> ')})`;
+        const stems = termStems(e.words);
+        return stems.length ? `(${stems.map(lexeme).join(' <-> ')})` : "('x' & !'x')";
       }
       case 'not':
         return `!${render(e.item)}`;

@@ -6,7 +6,6 @@ import { searchAnswer, type SearchKit } from './answer';
 import { engineFor } from './engines';
 import { exchangeFacets, tagFacets } from './facets';
 import { splitPassages } from './passages';
-import { wordForms } from './query';
 import { searchScope } from './scope';
 
 /**
@@ -19,7 +18,6 @@ export const registerSearchRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =>
   const viewer = (auth: AuthInfo) => ({ userId: auth.user.id, product: deps.product });
   const kitFor = (db: Db): SearchKit => ({
     engine: engineFor(db),
-    forms: wordForms,
     passagesOf: splitPassages,
   });
 

@@ -1,6 +1,15 @@
+import { sql } from 'kysely';
+import { sameWord } from '../../contract/words';
 import type { Db } from '../db/schema';
-import type { SearchEngine } from './engine';
+import type { SearchEngine, SearchScope } from './engine';
 import { foldWord } from './highlight';
+import {
+  countsOf,
+  scopedKeyOfOwner,
+  scopedKeyOfSource,
+  scopedSimilarTerms,
+  scopedTermDocs,
+} from './vocabulary';
 
 /**
  * Spelling correction from the index's own vocabulary (002 §2 spell_correct): a query word
@@ -8,6 +17,10 @@ import { foldWord } from './highlight';
  * edit distance 1 (2 for words of 8 letters or more) that is at least 10 times as common and
  * that a document the user may see holds. The query keeps its operators, quotes and spacing;
  * only the corrected words change.
+ *
+ * The vocabulary read is the public corpus's plus, with a scope, the scoped vocabularies of
+ * what the user may see in it (`scopedVocabularies`: their private sources in the scope, their
+ * own documents), a word's documents summed across them; never another user's.
  */
 
 /** A word held by at most this many documents may be a misspelling. */
@@ -81,6 +94,11 @@ export type SpellOptions = {
   /** The forms a word already matches (the engines' inflection expansion): never a "fix". */
   forms: (word: string) => readonly string[];
   /**
+   * The search's scope: its private sources' and the user's own documents' words are read
+   * too (`scopedVocabularies`). Without it, the public vocabulary alone.
+   */
+  scope?: SearchScope;
+  /**
    * Whether the user may see a document holding this word. The vocabulary is the whole
    * index's, other users' private documents included: a correction to a word only those hold
    * would tell the user it exists, so such a word is never offered.
@@ -98,18 +116,26 @@ export async function correctSpelling(
   const words = correctableWords(q);
   const distinct = [...new Set(words.map((w) => w.word))].slice(0, MAX_WORDS);
   if (distinct.length === 0) return null;
-  const docs = await engine.termDocs(db, distinct);
+  const keys = opts.scope ? await scopedVocabularies(db, opts.scope) : [];
+  const docs = await docsOf(db, engine, keys, distinct);
   const fixes = new Map<string, string>();
   for (const word of distinct) {
-    const own = docs.get(word) ?? 0;
+    let own = docs.get(word) ?? 0;
     if (own > RARE_DOCS) continue;
     const same = new Set(opts.forms(word));
     const max = allowedDistance(word);
-    const candidates = (await engine.similarTerms(db, word, CANDIDATES))
+    const similar = await similarOf(db, engine, keys, word);
+    // The engine counts a word's stem, the scoped vocabularies surface words: the user's
+    // documents holding another form of the word ("minerals" for "mineral") hold it too.
+    for (const c of similar) if (c.term !== word && sameWord(c.term, word)) own += c.scoped;
+    if (own > RARE_DOCS) continue;
+    const candidates = similar
       .filter(
         (c) =>
           c.term !== word &&
           !same.has(c.term) &&
+          // A form of the word is no fix: the word already matches it.
+          !sameWord(c.term, word) &&
           c.docs >= Math.max(1, own * MORE_COMMON) &&
           editDistance(word, c.term, max) <= max,
       )
@@ -132,4 +158,97 @@ export async function correctSpelling(
     at = w.end;
   }
   return out + q.slice(at);
+}
+
+/**
+ * At most this many scoped vocabularies are read per query: the user's own documents' and
+ * their private sources in the scope, the most recently followed (else created) first. A user
+ * following more is corrected from these 64 (and the public corpus); each is read by index
+ * ranges, so a correction's cost stays bounded however many sources the user follows.
+ */
+export const MAX_SCOPED_VOCABULARIES = 64;
+/** A scope listing more sources than this is the user's followed ones (home, My Data). */
+const LISTED_SOURCES = 500;
+
+/**
+ * The scoped vocabularies (vocabulary.ts) a search may correct from: the user's own documents'
+ * (wherever they are, they are the user's: whether the scope holds the word is `visible`'s
+ * question) and those of the scope's private sources, which are the user's own (a private
+ * source is its owner's alone; a feed's documents come from the sources the user follows).
+ * Never a source of someone else: the engine would never show its documents to this user.
+ */
+export async function scopedVocabularies(db: Db, scope: SearchScope): Promise<string[]> {
+  const viewer = scope.viewerId;
+  const feeds = scope.feeds.length > 0;
+  const keys = [scopedKeyOfOwner(viewer)];
+  const listed = scope.sourceIds.length <= LISTED_SOURCES;
+  if (listed && scope.sourceIds.length === 0 && !feeds) return keys;
+  const inScope = new Set(scope.sourceIds);
+  const rows = await db
+    .selectFrom('sources as s')
+    .leftJoin('source_follows as f', (join) =>
+      join.onRef('f.source_id', '=', 's.id').on('f.user_id', '=', viewer),
+    )
+    .select([
+      's.id',
+      'f.user_id as follower',
+      sql<string>`coalesce(f.created_at, s.created_at)`.as('since'),
+    ])
+    .where('s.owner_user_id', '=', viewer)
+    .where((eb) =>
+      eb.or([
+        ...(listed && scope.sourceIds.length > 0 ? [eb('s.id', 'in', scope.sourceIds)] : []),
+        ...(!listed || feeds ? [eb('f.user_id', 'is not', null)] : []),
+      ]),
+    )
+    .orderBy('since', 'desc')
+    .orderBy('s.id')
+    .limit(MAX_SCOPED_VOCABULARIES - keys.length)
+    .execute();
+  for (const r of rows) {
+    if (inScope.has(r.id) || (feeds && r.follower !== null)) keys.push(scopedKeyOfSource(r.id));
+  }
+  return keys;
+}
+
+type Vocabulary = Pick<SearchEngine, 'termDocs' | 'similarTerms'>;
+
+/** Documents per word, the public vocabulary's and the scoped ones' summed. */
+async function docsOf(
+  db: Db,
+  engine: Vocabulary,
+  keys: readonly string[],
+  words: string[],
+): Promise<Map<string, number>> {
+  const pub = await engine.termDocs(db, words);
+  if (keys.length === 0) return pub;
+  const scoped = await scopedTermDocs(db, keys, words);
+  return new Map(words.map((w) => [w, (pub.get(w) ?? 0) + (scoped.get(w) ?? 0)]));
+}
+
+/**
+ * similarTerms over the public and the scoped vocabularies: each one's commonest candidates,
+ * every one then counted in both (a word may be common in one and rare in the other): `docs`
+ * in all, `scoped` in the scoped vocabularies.
+ */
+async function similarOf(
+  db: Db,
+  engine: Vocabulary,
+  keys: readonly string[],
+  word: string,
+): Promise<Array<{ term: string; docs: number; scoped: number }>> {
+  const pub = await engine.similarTerms(db, word, CANDIDATES);
+  if (keys.length === 0) return pub.map((c) => ({ ...c, scoped: 0 }));
+  const scoped = await scopedSimilarTerms(db, keys, word, CANDIDATES);
+  const pubDocs = new Map(pub.map((c) => [c.term, c.docs]));
+  const scopedDocs = new Map(scoped.map((c) => [c.term, c.docs]));
+  const onlyScoped = scoped.filter((c) => !pubDocs.has(c.term)).map((c) => c.term);
+  const onlyPublic = pub.filter((c) => !scopedDocs.has(c.term)).map((c) => c.term);
+  for (const [term, n] of await countsOf(db, onlyScoped)) pubDocs.set(term, n);
+  for (const [term, n] of await scopedTermDocs(db, keys, onlyPublic)) scopedDocs.set(term, n);
+  return [...new Set([...pubDocs.keys(), ...scopedDocs.keys()])].map((term) => ({
+    term,
+    docs: (pubDocs.get(term) ?? 0) + (scopedDocs.get(term) ?? 0),
+    scoped: scopedDocs.get(term) ?? 0,
+  }));
 }

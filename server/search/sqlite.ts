@@ -5,10 +5,12 @@ import { createEngine } from './engine-base';
 import { hashToken, passageRows, ROWS_PER_INSERT, type PreparedDocument } from './indexing';
 import type { Matcher } from './matcher';
 import { toFts5 } from './query';
+import { stemsOfDocument, stemsWithin, stemText } from './stems';
 
 /**
  * The SQLite engine: contentless FTS5 tables keyed by documents.seq (search_docs: title, body,
- * facets) and by passage id (search_passages: body, facets). The facets column holds tokens
+ * facets) and by passage id (search_passages: body, facets), whose text columns are written the
+ * STEMS of the words in order (stems.ts; queries are stems too: query.ts toFts5). The facets column holds tokens
  * only the engine writes (letters and digits, never matched by a query, which names only the
  * text columns): `xall` on every document (the universe a lone NOT needs, since FTS5's NOT is
  * binary), `xpub` on the public corpus, and one token per source and per owner, so a scope of a
@@ -120,14 +122,17 @@ async function write(db: Db, batch: PreparedDocument[]): Promise<void> {
       .insertInto('search_meta')
       .values(chunk.map((p) => p.meta))
       .execute();
-    const values = chunk.map(
-      (p) =>
-        sql`(CAST(${p.meta.seq} AS INTEGER), ${p.doc.title}, ${p.doc.plain_text}, ${facetsOf(p)})`,
-    );
+    // The text indexed is the words' stems in order (stems.ts): phrases match by position.
+    const values = chunk.map((p) => {
+      const { title, body } = stemsOfDocument(p.doc);
+      return sql`(CAST(${p.meta.seq} AS INTEGER), ${stemText(title)}, ${stemText(body.stems)},
+        ${facetsOf(p)})`;
+    });
     await sql`INSERT INTO search_docs (rowid, title, body, facets)
       VALUES ${sql.join(values)}`.execute(db);
   }
   const facets = new Map(batch.map((p) => [p.doc.id, facetsOf(p)]));
+  const docs = new Map(batch.map((p) => [p.doc.id, p.doc]));
   const passages = passageRows(batch);
   for (let i = 0; i < passages.length; i += ROWS_PER_INSERT) {
     const chunk = passages.slice(i, i + ROWS_PER_INSERT);
@@ -135,9 +140,11 @@ async function write(db: Db, batch: PreparedDocument[]): Promise<void> {
       .insertInto('document_passages')
       .values(chunk.map(({ text: _text, ...row }) => row))
       .execute();
-    const values = chunk.map(
-      (p) => sql`(CAST(${p.id} AS INTEGER), ${p.text}, ${facets.get(p.document_id)})`,
-    );
+    const values = chunk.map((p) => {
+      const { body } = stemsOfDocument(docs.get(p.document_id)!);
+      const text = stemText(stemsWithin(body, p.span_start, p.span_end));
+      return sql`(CAST(${p.id} AS INTEGER), ${text}, ${facets.get(p.document_id)})`;
+    });
     await sql`INSERT INTO search_passages (rowid, body, facets)
       VALUES ${sql.join(values)}`.execute(db);
   }

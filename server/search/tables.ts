@@ -27,6 +27,8 @@ declare module '../db/schema' {
       size: number;
       company: string | null;
       category: string | null;
+      /** The document's filer (entities.ts entityKey), null for a document of no one. */
+      entity?: string | null;
       /** PostgreSQL only: the document's tsvector (postgres.ts), written from its text form. */
       tsv?: string;
     };
@@ -47,6 +49,16 @@ declare module '../db/schema' {
      * can have: '' (every document), ':src:<source id>', ':own:<user id>', ':pub'.
      */
     search_terms: { term: string; docs: number };
+    /**
+     * Documents per surface word of the documents not everyone may see (migration 0013,
+     * vocabulary.ts scopedKeyOf): `scope_key` `src:<source id>` (a private source) or
+     * `own:<user id>` (a user's own documents of no private source). PK (scope_key, term).
+     */
+    search_scoped_terms: { scope_key: string; term: string; docs: number };
+    /** Filers by key (entities.ts): the name first seen. Migration 0014. */
+    search_entities: { key: string; name: string };
+    /** The names a question may call a filer by; `caps` 1: only when written in capitals. */
+    search_entity_aliases: { alias: string; key: string; caps: number };
   }
 }
 

@@ -4,14 +4,14 @@ import { addDocs, follow, news, newUser } from './documents-helpers';
 import type { Harness } from './harness';
 
 /**
- * What the assistant suites share: real 10-K text (Item 1A, risk factors, from the data set
- * beside the project: ../shared/data/sec-10k-sample, whole lines up to 45,000 characters)
+ * What the assistant suites share: real 10-K text (Item 1A, risk factors, from the fixture
+ * tests/fixtures/sec-10k, copied from the shared data set; whole lines up to 45,000 characters)
  * stored as ingestion stores it, the ask stream called through the app and its events read
  * back from the `data:` lines, exactly as a client reads them.
  */
 
 const item1a = (filing: string): string => {
-  const path = new URL(`../../../shared/data/sec-10k-sample/${filing}.json`, import.meta.url);
+  const path = new URL(`../fixtures/sec-10k/${filing}.json`, import.meta.url);
   // The data set's sections start with a stray '>' (a quoting artefact of its source).
   const text = (JSON.parse(readFileSync(path, 'utf8')) as { item1a: string }).item1a.replace(
     /^>/,

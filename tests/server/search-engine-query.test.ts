@@ -1,30 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { parseKeywordQuery } from '../../server/documents/keyword-query';
 import { MAX_PASSAGE, MIN_PASSAGE, splitPassages } from '../../server/search/passages';
-import { normalizeExpr, toFts5, toTsquery, wordForms } from '../../server/search/query';
+import {
+  exprWords,
+  normalizeExpr,
+  shareBounds,
+  termStems,
+  toFts5,
+  toTsquery,
+} from '../../server/search/query';
 
 /**
  * The engine-neutral parts of the engine: a parsed query as each engine's syntax (only quoted
- * words ever reach an engine), the inflection forms both engines expand, and passages' spans.
+ * stems ever reach an engine), the stems both engines match words by, and passages' spans.
  */
 
 const fts = (q: string) => toFts5(parseKeywordQuery(q).expr!, 'U', '{title body}');
 const tsq = (q: string) => toTsquery(parseKeywordQuery(q).expr!);
 
 describe('query rendering', () => {
-  it('quotes every word and renders the operators, for FTS5 and for PostgreSQL', () => {
-    expect(fts('tesla -ford')).toBe(
-      '(({title body} : ("tesla" OR "teslas"))) NOT (({title body} : ("ford" OR "fords")))',
+  it('quotes every stem and renders the operators, for FTS5 and for PostgreSQL', () => {
+    expect(fts('tesla -ford')).toBe('(({title body} : "tesla")) NOT (({title body} : "ford"))');
+    expect(tsq('tesla -ford')).toBe("(('tesla') & !('ford'))");
+    expect(fts('"annual reports" | -taxes')).toBe(
+      '({title body} : "annual report") OR ((U) NOT ({title body} : "tax"))',
     );
-    expect(tsq('tesla -ford')).toBe("((('tesla' | 'teslas')) & !(('ford' | 'fords')))");
-    expect(fts('"annual report" | -tax')).toBe(
-      '({title body} : ("annual report" OR "annual reports")) OR ' +
-        '((U) NOT ({title body} : ("tax" OR "taxes")))',
-    );
-    expect(tsq('"annual report" | -tax')).toBe(
-      "(('annual' <-> ('report' | 'reports')) | !(('tax' | 'taxes')))",
-    );
-    expect(fts('café')).toBe('{title body} : ("cafe" OR "cafes")');
+    expect(tsq('"annual reports" | -taxes')).toBe("(('annual' <-> 'report') | !('tax'))");
+    expect(fts('café')).toBe('{title body} : "cafe"');
+    // Every word of a phrase is its stem, in order.
+    expect(fts('"employees employed"')).toBe('{title body} : "employe emploi"');
+    expect(tsq('Companies headquartered')).toBe("(('compani') & ('headquart'))");
   });
 
   it('never lets engine syntax through, whatever the input', () => {
@@ -72,17 +77,32 @@ describe('query rendering', () => {
     expect(toFts5(norm(deep)!, 'U', '{title body}').split('(').length - 1).toBeLessThan(60);
   });
 
-  it('expands a word to its simple plural or singular', () => {
-    expect(wordForms('filing')).toEqual(['filing', 'filings']);
-    expect(wordForms('filings')).toEqual(['filings', 'filing']);
-    expect(wordForms('company')).toEqual(['company', 'companies']);
-    expect(wordForms('companies')).toEqual(['companies', 'company']);
-    expect(wordForms('tax')).toEqual(['tax', 'taxes']);
-    expect(wordForms('matches')).toEqual(['matches', 'match']);
-    expect(wordForms('class')).toEqual(['class', 'classes']);
-    for (const alone of ['news', 'analysis', 'status', 'its', 'q3', '2024', 'on', 'café']) {
-      expect(wordForms(alone)).toEqual([alone]);
-    }
+  it('matches a word by its stem, numbers and codes as they are', () => {
+    expect(termStems(['filing'])).toEqual(['file']);
+    expect(termStems(['filings'])).toEqual(['file']);
+    expect(termStems(['company'])).toEqual(['compani']);
+    expect(termStems(['companies'])).toEqual(['compani']);
+    expect(termStems(['employ'])).toEqual(['emploi']);
+    expect(termStems(['employed'])).toEqual(['emploi']);
+    expect(termStems(['taxes'])).toEqual(['tax']);
+    expect(termStems(['news'])).toEqual(['news']);
+    expect(termStems(['q3', '2024', 'Café'])).toEqual(['q3', '2024', 'cafe']);
+    // The stems the planner counts documents by, once each.
+    expect(exprWords(parseKeywordQuery('employ OR employed -"annual filings"').expr)).toEqual([
+      'emploi',
+      'annual',
+      'file',
+    ]);
+  });
+
+  it('bounds a query by the document counts of its stems', () => {
+    const docs: Record<string, number> = { emploi: 40, annual: 50, report: 20 };
+    const of = (q: string) =>
+      shareBounds(parseKeywordQuery(q).expr!, (s) => docs[s] ?? 0, 100);
+    expect(of('employees')).toEqual({ lo: 0, hi: 0, mid: 0 });
+    expect(of('Employed')).toEqual({ lo: 0.4, hi: 0.4, mid: 0.4 });
+    // A phrase: at most as common as its rarest stem, and maybe never.
+    expect(of('"annual reports"')).toEqual({ lo: 0, hi: 0.2, mid: 0.2 });
   });
 });
 

@@ -25,6 +25,7 @@ describe('migrations from every domain', () => {
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
       '0012-assistant',
+      '0015-search-reindex',
     ]);
   });
 
@@ -66,6 +67,7 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
       '0012-assistant',
+      '0015-search-reindex',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { assertWellFormed } from '../parse-feed';
+import { assertWellFormed, unixOfDateText } from '../parse-feed';
 
 /**
  * A plain object view of an XML feed for the filings parsers, which read fields the generic
@@ -45,9 +45,5 @@ export const listAt = (node: unknown, key: string): XmlNode[] => {
   return v && typeof v === 'object' ? [v as XmlNode] : [];
 };
 
-/** Unix seconds of a date string, or null. */
-export const unixOfDate = (text: string | null): number | null => {
-  if (!text) return null;
-  const ms = Date.parse(text);
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
-};
+/** Unix seconds of a date string, or null: read as the feeds' dates are (parse-feed.ts). */
+export const unixOfDate = (text: string | null): number | null => unixOfDateText(text);

@@ -1,4 +1,5 @@
 import type { TextSpan } from '../../../contract/search';
+import { stem, wordSpans, wordsOf } from '../../../contract/words';
 
 /**
  * Marks what a search matched inside a rendered document (the preview). Search answers the
@@ -7,7 +8,8 @@ import type { TextSpan } from '../../../contract/search';
  * two texts agree character for character once whitespace is set aside (the usual case: the
  * plain text is made from the HTML); otherwise, or with no spans at all (a preview opened from
  * a link that only names the search term), the matched words are marked wherever they occur.
- * Words are runs of letters and digits compared in lower case, as search tokenises them.
+ * Words are read and compared as search reads them (contract/words.ts: letters and digits,
+ * lower-cased, accents folded, the same word when the stems are: "employ" marks "employed").
  */
 
 export type PreviewHighlight = {
@@ -18,7 +20,6 @@ export type PreviewHighlight = {
 };
 
 export const MARK_CLASS = 'search-mark';
-const WORD = /[\p{L}\p{N}]+/gu;
 /** The query language's pieces (002 §5): parentheses, |, a leading - or +, phrases, words. */
 const TOKEN = /[()|]|[-+]|"[^"]*"?|[^\s()|"]+/g;
 const JOINERS = new Set(['+', '|', 'AND', 'OR', ')']);
@@ -36,8 +37,8 @@ export function plainTextHtml(text: string): string {
 }
 
 /**
- * The words a query looks for: its words and its phrases' words, lower-cased; not operators,
- * and not what it excludes (`-word`, `NOT word`, `NOT (...)`).
+ * The words a query looks for, as their STEMS (contract/words.ts): its words and its phrases'
+ * words; not operators, and not what it excludes (`-word`, `NOT word`, `NOT (...)`).
  */
 export function queryWords(term: string): Set<string> {
   const words = new Set<string>();
@@ -53,19 +54,11 @@ export function queryWords(term: string): Set<string> {
       if (negated) skipping = 1;
       negated = false;
     } else if (!JOINERS.has(token)) {
-      if (!negated) for (const word of token.toLowerCase().match(WORD) ?? []) words.add(word);
+      if (!negated) for (const word of wordsOf(token)) words.add(stem(word));
       negated = false;
     }
   }
   return words;
-}
-
-/** Whether a word of the text is one of the words searched, or its plural or singular. */
-function matchesWord(word: string, words: ReadonlySet<string>): boolean {
-  if (words.has(word)) return true;
-  if (word.endsWith('ies') && words.has(`${word.slice(0, -3)}y`)) return true;
-  if (word.endsWith('s') && words.has(word.slice(0, -1))) return true;
-  return words.has(`${word}s`) || (word.endsWith('y') && words.has(`${word.slice(0, -1)}ies`));
 }
 
 function textNodes(root: HTMLElement): Text[] {
@@ -150,13 +143,15 @@ function merged(ranges: Array<[number, number]>): Array<[number, number]> {
   return out;
 }
 
-function markWords(nodes: Text[], words: ReadonlySet<string>, marks: HTMLElement[]) {
-  if (words.size === 0) return;
+/** Marks every word of the text whose stem is one of `stems` (queryWords). */
+function markWords(nodes: Text[], stems: ReadonlySet<string>, marks: HTMLElement[]) {
+  if (stems.size === 0) return;
   for (const node of nodes) {
     const ranges: Array<[number, number]> = [];
-    for (const match of node.data.matchAll(WORD)) {
-      if (matchesWord(match[0].toLowerCase(), words)) {
-        ranges.push([match.index, match.index + match[0].length]);
+    for (const w of wordSpans(node.data)) {
+      // A run folding into several words is one range: mark it once.
+      if (stems.has(stem(w.word)) && ranges.at(-1)?.[0] !== w.start) {
+        ranges.push([w.start, w.end]);
       }
     }
     if (ranges.length > 0) wrap(node, ranges, marks);

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { SessionSummary } from '../../../../contract/assistant';
 import { SEARCH_DEBOUNCE_MS } from '../../../../contract/constants';
+import { stem, stemsOf, wordSpans } from '../../../../contract/words';
 import { useShell } from '../../../shell-context';
 import { RetryAlert } from '../../../shell/retry-alert';
 import { SessionBadge } from './history-list';
@@ -194,25 +195,21 @@ function SearchResults(props: {
   );
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
 /**
  * The sentence with the words of the query marked, as React text (never HTML: the sentence is
- * the user's and the answers' text). A word matches in any case, and in its plural or singular.
+ * the user's and the answers' text). A word matches as the server's search matched it
+ * (contract/words.ts): in any case, accents folded, by stem ("employ" marks "employed").
  */
 export function markWords(sentence: string, query: string): ReactNode[] {
-  const words = new Set((query.toLowerCase().match(WORD) ?? []).flatMap(forms));
+  const stems = new Set(stemsOf(query));
   const parts: ReactNode[] = [];
   let at = 0;
-  for (const match of sentence.matchAll(WORD)) {
-    if (!words.has(match[0].toLowerCase())) continue;
-    if (match.index > at) parts.push(sentence.slice(at, match.index));
-    parts.push(<mark key={match.index}>{match[0]}</mark>);
-    at = match.index + match[0].length;
+  for (const w of wordSpans(sentence)) {
+    if (w.start < at || !stems.has(stem(w.word))) continue;
+    if (w.start > at) parts.push(sentence.slice(at, w.start));
+    parts.push(<mark key={w.start}>{sentence.slice(w.start, w.end)}</mark>);
+    at = w.end;
   }
   if (at < sentence.length) parts.push(sentence.slice(at));
   return parts;
 }
-
-const forms = (word: string) =>
-  word.endsWith('s') ? [word, word.slice(0, -1)] : [word, `${word}s`];

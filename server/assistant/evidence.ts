@@ -1,0 +1,186 @@
+import { stem } from '../../contract/words';
+import { nameWords, normalizedNameWord } from '../search/entities';
+import type { QuestionAnalysis, TermGroup } from './question';
+
+/**
+ * Does a sentence answer the question (issue 16)? The one rule both answerers apply, so that
+ * neither offers a sentence of another organisation's document, nor one that does not state
+ * what was asked:
+ *
+ * - about the right organisation: its document's filer is one the question names; or its
+ *   document has no filer and the sentence (or the document's title) names the organisation;
+ *   an organisation the index does not know is answered only from documents of no one that
+ *   name it; a question naming none may be answered from any document;
+ * - holding what is asked: the question's term groups (question.ts), all of them for a strong
+ *   (HIGH) answer, all but one for an answer at all when there are three or more;
+ * - a figure when one is asked (a number that is not only a year; a date for "when").
+ */
+
+export type Evidence = {
+  /** The named organisation the sentence is about (its key), or null when none is named. */
+  entity: string | null;
+  /** The sentence may be offered for this question's organisations. */
+  entityOk: boolean;
+  /** Term groups the sentence holds. */
+  held: number;
+  /** It holds a figure of the kind asked (true when none is asked). */
+  figure: boolean;
+  /** It may answer (entity, enough of the terms, the figure). */
+  eligible: boolean;
+  /** It states what was asked about the named organisation: every term and the figure. */
+  strong: boolean;
+};
+
+/** The stems of a text's words in order; "%" stands as a word of its own. */
+export const stemSequence = (text: string): string[] => {
+  const out: string[] = [];
+  for (const m of text.matchAll(/%|[\p{L}\p{N}]+/gu)) {
+    if (m[0] === '%') {
+      out.push('%');
+      continue;
+    }
+    for (const w of nameWords(m[0])) out.push(stem(w));
+  }
+  return out;
+};
+
+const holdsSequence = (seq: readonly string[], set: ReadonlySet<string>, alt: string[]) => {
+  if (alt.length === 1) return set.has(alt[0]);
+  if (!set.has(alt[0])) return false;
+  for (let i = 0; i + alt.length <= seq.length; i++) {
+    if (alt.every((w, k) => seq[i + k] === w)) return true;
+  }
+  return false;
+};
+
+/** Whether a text's stems hold a group (any of its words or phrases). */
+export const holdsGroup = (seq: readonly string[], set: ReadonlySet<string>, g: TermGroup) =>
+  g.alternatives.some((alt) => holdsSequence(seq, set, alt));
+
+/** Names as lower-case word runs, legal forms in one spelling (entities.ts). */
+const nameSequence = (text: string) => nameWords(text).map(normalizedNameWord);
+
+/** Whether a text names one of the aliases (word runs). */
+export function namesAny(text: string, aliases: readonly string[]): boolean {
+  if (aliases.length === 0) return false;
+  const words = nameSequence(text);
+  const joined = ` ${words.join(' ')} `;
+  return aliases.some((a) => joined.includes(` ${a} `));
+}
+
+const NUMBER_WORDS =
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|thousand|million|billion)\b/i;
+const MONTHS =
+  /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+
+/** A figure: an amount, a percentage, a count; a year alone is not one. */
+export function holdsNumber(text: string): boolean {
+  for (const m of text.matchAll(/\d[\d,.]*/g)) {
+    const n = m[0].replace(/[.,]+$/, '');
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 10);
+    const before = text[m.index - 1] ?? '';
+    const isYear = /^(?:19|20)\d\d$/.test(n) && !/^\s*(?:%|percent)/.test(after) && before !== '$';
+    if (!isYear) return true;
+  }
+  return NUMBER_WORDS.test(text);
+}
+
+/** Capitalised words no organisation is called by: a sentence's own openers and pronouns. */
+const NOT_A_NAME = new Set(
+  'we our us the a an in as and for to of it its this these they their company companies i'.split(' '),
+);
+
+/**
+ * A name other than the organisation asked about: a capitalised word past the sentence's first
+ * ("We compete with Adidas"), not one of the question's organisations' own words.
+ */
+export function holdsName(text: string, q: QuestionAnalysis): boolean {
+  const own = new Set(q.entities.flatMap((e) => e.aliases.flatMap((a) => a.split(' '))));
+  const words = [...text.matchAll(/[\p{L}][\p{L}\p{N}&.-]*/gu)].slice(1);
+  return words.some((m) => {
+    const w = m[0];
+    const lower = nameWords(w)[0] ?? '';
+    return /^\p{Lu}/u.test(w) && !NOT_A_NAME.has(lower) && !own.has(lower);
+  });
+}
+
+export const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.test(text);
+
+export function judgeSentence(
+  q: QuestionAnalysis,
+  sentence: string,
+  doc: { entity: string | null; title: string },
+): Evidence {
+  let entity: string | null = null;
+  let entityOk = true;
+  if (q.entities.length > 0) {
+    const own = q.entities.find((e) => e.key === doc.entity);
+    if (own) {
+      entity = own.key;
+    } else if (doc.entity === null) {
+      const named = q.entities.find(
+        (e) => namesAny(sentence, e.aliases) || namesAny(doc.title, e.aliases),
+      );
+      entity = named?.key ?? null;
+    }
+    entityOk = entity !== null;
+  } else if (q.unknown.length > 0) {
+    entityOk =
+      doc.entity === null &&
+      q.unknown.some((u) => namesAny(sentence, [nameSequence(u).join(' ')]));
+  }
+  const seq = stemSequence(sentence);
+  const set = new Set(seq);
+  const held = q.groups.filter((g) => holdsGroup(seq, set, g)).length;
+  const figure =
+    q.figure === 'number'
+      ? holdsNumber(sentence)
+      : q.figure === 'date'
+        ? holdsDate(sentence)
+        : q.figure === 'name'
+          ? holdsName(sentence, q)
+          : true;
+  const needed = q.groups.length >= 3 ? Math.ceil(q.groups.length * 0.6) : q.groups.length;
+  const eligible = entityOk && figure && held >= needed && (held > 0 || q.groups.length === 0);
+  const strong = eligible && q.groups.length > 0 && held === q.groups.length;
+  return { entity, entityOk, held, figure, eligible, strong };
+}
+
+/**
+ * Whether a passage may be cited for the question's organisations at all: its document is a
+ * named organisation's, or a document of no one naming it (an unknown organisation: only the
+ * latter). A question naming none: any passage.
+ */
+export function passageFits(
+  q: QuestionAnalysis,
+  p: { entity: string | null; title: string; text: string },
+): boolean {
+  if (q.entities.length > 0) {
+    if (q.entities.some((e) => e.key === p.entity)) return true;
+    return (
+      p.entity === null &&
+      q.entities.some((e) => namesAny(p.text, e.aliases) || namesAny(p.title, e.aliases))
+    );
+  }
+  if (q.unknown.length > 0) {
+    return p.entity === null && q.unknown.some((u) => namesAny(p.text, [nameSequence(u).join(' ')]));
+  }
+  return true;
+}
+
+/** The sentences of passages judged, for the answerers' decline and quality rules. */
+export function bestEvidence(
+  q: QuestionAnalysis,
+  passages: ReadonlyArray<{ entity: string | null; title: string; text: string }>,
+  split: (text: string) => Array<{ start: number; end: number }>,
+): { eligible: boolean; strong: boolean } {
+  let eligible = false;
+  for (const p of passages) {
+    for (const span of split(p.text)) {
+      const judged = judgeSentence(q, p.text.slice(span.start, span.end), p);
+      if (judged.strong) return { eligible: true, strong: true };
+      if (judged.eligible) eligible = true;
+    }
+  }
+  return { eligible, strong: false };
+}

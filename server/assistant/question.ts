@@ -1,0 +1,373 @@
+import { isStopWord, stem } from '../../contract/words';
+import type { Db } from '../db/schema';
+import {
+  entitiesByAlias,
+  entitiesStartingWith,
+  nameWords,
+  normalizedNameWord,
+} from '../search/entities';
+
+/**
+ * What a question asks, as both answerers and retrieval read it (issue 16):
+ *
+ * - the organisations it names, recognised against the filers the index knows (entities.ts:
+ *   names, short names, initials, tickers), each a constraint: only that organisation's
+ *   documents, or sentences naming it in a document of no one, may answer;
+ * - an organisation it names that the index does not know ("Microsoft's revenue" when no
+ *   document is Microsoft's): only sentences naming it, in documents of no one, may answer;
+ * - its key terms, each a group of words that say the same in filings ("employ": employees,
+ *   people, persons, headcount; "headquartered": based, principal executive offices): a sentence
+ *   answers only when it holds what is asked;
+ * - whether it asks for a figure (how many, how much, what share...) or a date (when, what
+ *   year): then the sentence must hold one.
+ */
+
+/** A word or phrase a sentence may hold for a term, as stems. */
+type Alternative = string[];
+
+export type TermGroup = {
+  /** The question's word. */
+  word: string;
+  alternatives: Alternative[];
+};
+
+export type NamedEntity = {
+  key: string;
+  name: string;
+  /** The question's words that named it (as written). */
+  mention: string;
+  /** The aliases the index knows it by (lower-cased words joined by spaces). */
+  aliases: string[];
+};
+
+/** What the answer must hold: a figure, a date, or (who competes...) a name. */
+export type Figure = 'number' | 'date' | 'name' | null;
+
+export type QuestionAnalysis = {
+  question: string;
+  entities: NamedEntity[];
+  /** Organisation names the question gives that no filer of the index has. */
+  unknown: string[];
+  /** What the question asks (every group must be held for a HIGH answer). */
+  groups: TermGroup[];
+  /** Words that help ranking only: years, "fiscal", "annual". */
+  soft: string[];
+  figure: Figure;
+  /** The words retrieval asks the engine for (groups' words and soft words). */
+  searchWords: string[];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Words that say the same in filings. Each line is one group: a question word of it matches any.
+
+const SYNONYM_LINES = `
+employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
+headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
+revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
+found founded founder incorporated incorporation established formed organized organised inception
+competitor competitors compete competes competing competition competitive rival rivals
+customer customers client clients >buyer >buyers
+debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
+grow grew growth grown grows growing increase increased increases rise rose risen rising rises gain higher decrease decreased decreases decline declined declines fell fall falls fallen drop dropped lower change changed
+profit profits income earnings|net income
+largest biggest top major principal greatest
+share percentage percent portion proportion fraction accounted %
+segment segments division divisions|reportable segments|operating segments|business units
+backlog|remaining performance obligations|order backlog
+end ends ended ending close closes
+exposure exposed expose sensitivity sensitive hypothetical
+currency currencies|foreign exchange|exchange rate|exchange rates
+`;
+
+/** Words asked that carry no answer of their own (the figure or the filer is the answer). */
+const FILLER = new Set(
+  `company companies firm firms corporation business total overall amount number numbers much
+  many approximately approximate roughly about report reported reports reporting say says said
+  disclose disclosed discloses state stated states mention describe detail according have has had
+  did does do get got come came comes generate generated generating make made current currently
+  last latest year years fiscal annual annually annualized period periods its it their there
+  value figure level levels size big large small stand stood see work works working versus vs
+  compared compare comparison prior previous outstanding consolidated net main primary`.split(/\s+/),
+);
+
+/**
+ * Each line: words, then "|" phrases. A word marked ">" only leads a question to the group
+ * ("based" asks where the headquarters are) and is not looked for in sentences, where it
+ * means something else too ("based on NAND flash").
+ */
+const groupsByStem = new Map<string, Alternative[]>();
+for (const line of SYNONYM_LINES.split('\n')) {
+  if (!line.trim()) continue;
+  const [words, ...phrases] = line.split('|');
+  const all = words.trim().split(/\s+/);
+  const asWords = (w: string) => (w === '%' ? ['%'] : nameWords(w).map(stem));
+  const alternatives: Alternative[] = [
+    ...all.filter((w) => !w.startsWith('>')).map(asWords),
+    ...phrases.map((p) => nameWords(p).map(stem)),
+  ].filter((a) => a.length > 0);
+  for (const w of all) {
+    const key = asWords(w.replace(/^>/, ''));
+    if (key.length !== 1) continue;
+    const existing = groupsByStem.get(key[0]);
+    groupsByStem.set(key[0], existing ? [...existing, ...alternatives] : alternatives);
+  }
+}
+
+const groupOf = (word: string): TermGroup => {
+  const s = stem(word);
+  const alternatives = groupsByStem.get(s) ?? [[s]];
+  const seen = new Set<string>();
+  return {
+    word,
+    alternatives: alternatives.filter((a) => {
+      const k = a.join(' ');
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    }),
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Capitalised words that are no organisation.
+
+const NOT_ORGANISATION = new Set(
+  `what which who whom whose when where why how is are was were do does did can could would
+  should will shall may might tell give show list compare summarize summarise explain describe
+  find please i i'm me my we our you your the a an in on at of for and or vs versus between
+  according did has have had if by from to with about over under after before during
+  january february march april may june july august september october november december
+  jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+  saturday sunday q1 q2 q3 q4 h1 h2 fy ceo cfo coo cto chairman board directors company
+  companies group inc corp ltd plc llc item items form part annual report reports risk risks
+  factors gaap ebitda ebit eps roic roe roa roi capex opex r d sg a m fx usd eur gbp jpy cny inr
+  chf aud cad dollar dollars euro euros yen yuan renminbi rupee rupees pound sterling libor
+  sofr treasury treasuries fed federal reserve sec irs ftc doj fda epa ec eu uk us usa u s un
+  imf ai ml esg ipo covid ukraine russia china india japan germany france italy spain canada
+  mexico brazil argentina chile peru colombia australia korea taiwan singapore malaysia
+  indonesia thailand vietnam philippines israel turkey egypt nigeria kenya africa europe asia
+  america americas emea apac latin north south east west western eastern northern southern
+  central middle greater pacific atlantic netherlands ireland switzerland sweden norway
+  denmark finland belgium austria poland hong kong macau new zealand saudi arabia uae dubai
+  qatar kingdom states united britain england scotland wales london paris tokyo beijing shanghai
+  shenzhen mumbai delhi bangalore bengaluru singapore sydney toronto vancouver berlin frankfurt
+  amsterdam zurich geneva dublin seoul taipei bangkok jakarta manila california texas new york
+  florida washington oregon nevada arizona colorado utah illinois ohio michigan georgia
+  virginia carolina massachusetts pennsylvania jersey tennessee minnesota wisconsin missouri
+  indiana kentucky louisiana alabama mississippi oklahoma kansas iowa nebraska idaho montana
+  wyoming dakota alaska hawaii maine vermont hampshire connecticut rhode island delaware
+  maryland arkansas mexico silicon valley bay area beaverton memphis cupertino san jose
+  francisco santa clara diego los angeles chicago boston seattle austin dallas houston atlanta
+  miami denver phoenix portland nasdaq nyse lse tsx asx bse nse english internet web cloud
+  software hardware ssd hdd nand dram flash covid-19 pandemic`.split(/\s+/),
+);
+
+const ORG_SUFFIX = /^(inc|corp|corporation|co|company|ltd|limited|plc|llc|holdings|group|ag|sa|nv|se)$/i;
+
+type Token = { text: string; lower: string; start: number; end: number; possessive: boolean };
+
+/** The question's words as written (letters, digits, inner & . - '), with their places. */
+function tokensOf(question: string): Token[] {
+  const out: Token[] = [];
+  const re = /[\p{L}\p{N}](?:[\p{L}\p{N}&.-]*[\p{L}\p{N}])?(?:['’]s\b|['’](?=\s|$))?/gu;
+  for (const m of question.matchAll(re)) {
+    const possessive = /['’]s?$/.test(m[0]);
+    const text = m[0].replace(/['’]s?$/, '');
+    out.push({
+      text,
+      lower: normalizedNameWord(
+        text
+          .normalize('NFD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toLowerCase()
+          .replace(/[.&-]/g, ''),
+      ),
+      start: m.index,
+      end: m.index + m[0].length,
+      possessive,
+    });
+  }
+  return out;
+}
+
+const isCaps = (t: Token) => /^[\p{Lu}\p{N}&.-]{2,}$/u.test(t.text) && /\p{Lu}/u.test(t.text);
+const isCapitalised = (t: Token) => /^\p{Lu}/u.test(t.text);
+
+/** Most words of a name looked up as one alias. */
+const MAX_NAME_WORDS = 6;
+
+/** The letters of `token` in order inside `key` (a ticker of a name: NKE of "nike"). */
+const subsequence = (token: string, key: string) => {
+  let at = 0;
+  for (const c of token) {
+    at = key.indexOf(c, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+};
+
+/** Short capitals that are finance words, never a ticker. */
+const ACRONYMS = new Set(
+  `ceo cfo coo cto cio gaap ebitda ebit eps roic roe roa roi capex opex fx usd eur gbp jpy cny
+  inr chf aud cad sec irs ftc doj fda epa eu uk us usa un imf ai ml esg ipo rpo arr mrr ssd hdd
+  nand dram hr it pc ip saas q1 q2 q3 q4 h1 h2 fy ytd yoy qoq mda kpi gdp cpi ppp nol llm api
+  tam sam ltv cac nps cagr wacc`.split(/\s+/),
+);
+
+async function namedEntities(
+  db: Db,
+  tokens: Token[],
+): Promise<{ entities: NamedEntity[]; used: Set<number> }> {
+  const phrases: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (let n = 1; n <= MAX_NAME_WORDS && i + n <= tokens.length; n++) {
+      phrases.push(
+        tokens
+          .slice(i, i + n)
+          .map((t) => t.lower)
+          .join(' '),
+      );
+    }
+  }
+  const found = await entitiesByAlias(db, phrases);
+  const byAlias = new Map<string, typeof found>();
+  for (const f of found) byAlias.set(f.alias, [...(byAlias.get(f.alias) ?? []), f]);
+  const used = new Set<number>();
+  const entities = new Map<string, NamedEntity>();
+  // Longest names first, left to right; a word names one organisation at most.
+  const spans: Array<{ i: number; n: number }> = [];
+  for (let n = MAX_NAME_WORDS; n >= 1; n--) {
+    for (let i = 0; i + n <= tokens.length; i++) spans.push({ i, n });
+  }
+  for (const { i, n } of spans) {
+    const words = tokens.slice(i, i + n);
+    if (words.some((_, k) => used.has(i + k))) continue;
+    const alias = words.map((t) => t.lower).join(' ');
+    const hits = (byAlias.get(alias) ?? []).filter(
+      (h) => (!h.caps || words.every(isCaps)) && (words.some(isCapitalised) || n > 1 || h.caps),
+    );
+    if (hits.length === 0) continue;
+    for (let k = 0; k < n; k++) used.add(i + k);
+    const mention = words.map((t) => t.text).join(' ');
+    for (const h of hits) {
+      const e = entities.get(h.key) ?? { key: h.key, name: h.name, mention, aliases: [] };
+      if (!e.aliases.includes(alias)) e.aliases.push(alias);
+      entities.set(h.key, e);
+    }
+  }
+  // A ticker the index does not list: capitals whose letters spell, in order, exactly one
+  // known filer's name from its first letter (NKE: Nike; FDX: FedEx).
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (used.has(i) || !isCaps(t) || t.lower.length < 2 || t.lower.length > 5) continue;
+    if (ACRONYMS.has(t.lower) || !/^[a-z]+$/.test(t.lower)) continue;
+    const candidates = (await entitiesStartingWith(db, t.lower[0])).filter((c) =>
+      subsequence(t.lower.slice(1), c.key.replace(/\s+/g, '').slice(1)),
+    );
+    if (candidates.length !== 1) continue;
+    used.add(i);
+    const c = candidates[0];
+    const e = entities.get(c.key) ?? { key: c.key, name: c.name, mention: t.text, aliases: [] };
+    entities.set(c.key, e);
+  }
+  // Each filer's every alias, for finding it named in sentences.
+  if (entities.size > 0) {
+    for (const e of entities.values()) {
+      if (!e.aliases.includes(e.key)) e.aliases.push(e.key);
+    }
+  }
+  return { entities: [...entities.values()], used };
+}
+
+/**
+ * Capitalised words naming an organisation the index does not know: runs of capitalised words
+ * that are not places, months, finance words or question words; the question's first word only
+ * when it is possessive or followed by a legal suffix.
+ */
+function unknownNames(tokens: Token[], used: Set<number>): string[] {
+  const out: string[] = [];
+  let run: Token[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(run.map((t) => t.text).join(' '));
+    run = [];
+  };
+  tokens.forEach((t, i) => {
+    const candidate =
+      !used.has(i) &&
+      (isCapitalised(t) || (run.length > 0 && ORG_SUFFIX.test(t.text))) &&
+      !/^\d/.test(t.text) &&
+      !NOT_ORGANISATION.has(t.lower) &&
+      !(isCaps(t) && ACRONYMS.has(t.lower)) &&
+      (i > 0 || t.possessive || ORG_SUFFIX.test(tokens[1]?.text ?? '') || isCaps(t));
+    if (candidate) {
+      run.push(t);
+      if (t.possessive) flush();
+    } else {
+      flush();
+    }
+  });
+  flush();
+  return out;
+}
+
+const FIGURE =
+  /\bhow\s+(?:many|much|large|big|high|low)\b|\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|\bby\s+how\s+much\b|\bhow\s+much\b/i;
+const METRIC =
+  /\b(?:revenues?|sales|income|profits?|earnings|margins?|debt|borrowings|backlog|headcount|cash|dividends?|eps|ebitda|growth|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|employees)\b/i;
+const DATE =
+  /^\s*when\b|\b(?:what|which|in\s+what)\s+(?:year|date|month|day)\b|\bsince\s+when\b|\bfiscal\s+year\s+end/i;
+
+const NAME = /^\s*(?:who|which\s+(?:companies|firms|competitors|customers|rivals))\b/i;
+
+function figureOf(question: string): Figure {
+  if (DATE.test(question)) return 'date';
+  if (NAME.test(question)) return 'name';
+  if (FIGURE.test(question)) return 'number';
+  if (/^\s*(?:what|which)\s+(?:is|was|were|are)\b/i.test(question) && METRIC.test(question)) {
+    return 'number';
+  }
+  return null;
+}
+
+/** Reads a question (see the module's comment); looks its names up in the index. */
+export async function analyseQuestion(db: Db, question: string): Promise<QuestionAnalysis> {
+  const tokens = tokensOf(question);
+  const { entities, used } = await namedEntities(db, tokens);
+  const unknown = entities.length > 0 ? [] : unknownNames(tokens, used);
+  const unknownWords = new Set(unknown.flatMap((u) => nameWords(u)));
+  const groups: TermGroup[] = [];
+  const soft: string[] = [];
+  const seen = new Set<string>();
+  tokens.forEach((t, i) => {
+    if (used.has(i)) return;
+    for (const word of nameWords(t.text)) {
+      if (word.length < 2 && !/\d/.test(word)) continue;
+      if (unknownWords.has(word)) continue;
+      if (isStopWord(word)) continue;
+      const s = stem(word);
+      if (seen.has(s)) continue;
+      seen.add(s);
+      if (/^\d+$/.test(word) || FILLER.has(word)) {
+        soft.push(word);
+        continue;
+      }
+      groups.push(groupOf(word));
+    }
+  });
+  const searchWords = [
+    ...new Set([
+      ...groups.flatMap((g) => g.alternatives.flatMap((a) => (a.length === 1 ? a : []))),
+      ...soft.filter((w) => !FILLER.has(w) || w === 'fiscal'),
+    ]),
+  ].filter((w) => w !== '%');
+  return {
+    question,
+    entities,
+    unknown,
+    groups,
+    soft,
+    figure: figureOf(question),
+    searchWords,
+  };
+}
