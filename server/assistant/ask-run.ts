@@ -95,7 +95,10 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
   await run.emit({ status: 'GENERATING_CITATIONS', data: {} });
   return {
     answer_type: 'ANSWER',
-    retrieved_results: [...found.documents.values()].map((d) => searchResultOf(d, found.expr)),
+    // What a reader of the documents read needs: their snippets and the spans these mark.
+    retrieved_results: [...found.documents.values()].map((d) =>
+      searchResultOf(d, found.expr, { highlights: 3, spans: 20 }),
+    ),
     generated_answer: {
       answer: result.answer,
       sentences: citedSentences(

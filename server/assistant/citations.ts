@@ -67,14 +67,74 @@ export function citedSentences(
   }));
 }
 
-/** A document as a search-mode result, highlighted for the expression's words. */
-export function searchResultOf(doc: AskDocument, expr: SearchExpr | null): AskSearchResult {
+type Spans = AskSearchResult['highlight_indexes'];
+const UNESCAPED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/**
+ * The spans the snippets mark, in text order: each snippet (escaped text, runs of white space
+ * as one space, `<em>` around matches, "…" at a cut end) is found again in the text, from
+ * where the last one ended, at a place where each of its `<em>`s is one of `spans`.
+ */
+function snippetSpans(text: string, snippets: readonly string[], spans: Spans): Spans {
+  const isSpan = new Set(spans.map((s) => `${s.start}:${s.end}`));
+  const out: Spans = [];
+  let from = 0;
+  for (const html of snippets) {
+    const source = html
+      .replace(/^…|…$/g, '')
+      .trim()
+      .split(/(<em>[\s\S]*?<\/em>)/)
+      .filter(Boolean)
+      .map((part) => {
+        const em = /^<em>([\s\S]*)<\/em>$/.exec(part);
+        const literal = (em ? em[1] : part)
+          .replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => UNESCAPED[e])
+          .replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+          .replace(/ /g, '\\s+');
+        return em ? `(${literal})` : literal;
+      })
+      .join('');
+    if (!source) continue;
+    const re = new RegExp(source, 'dg');
+    re.lastIndex = from;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const marks = m.indices!.slice(1) as [number, number][];
+      if (marks.every(([start, end]) => isSpan.has(`${start}:${end}`))) {
+        out.push(...marks.map(([start, end]) => ({ start, end })));
+        from = m.index + m[0].length;
+        break;
+      }
+      re.lastIndex = m.index + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * A document as a search-mode result, highlighted for the expression's words: up to 3
+ * snippets and every match's span over the whole document (up to 200). With `limit` (an
+ * answer's documents read), at most `limit.highlights` snippets and only the spans they mark,
+ * at most `limit.spans`: the whole document's spans made one answer's DONE tens of KB.
+ */
+export function searchResultOf(
+  doc: AskDocument,
+  expr: SearchExpr | null,
+  limit?: { highlights: number; spans: number },
+): AskSearchResult {
   const terms = matchTerms(expr);
   const lit = highlightText(
     doc.plain_text,
     terms,
     terms.length ? splitPassages(doc.plain_text) : [],
   );
+  if (limit) {
+    lit.highlights = lit.highlights.slice(0, limit.highlights);
+    lit.highlight_indexes = snippetSpans(
+      doc.plain_text,
+      lit.highlights,
+      lit.highlight_indexes,
+    ).slice(0, limit.spans);
+  }
   return {
     document_id: doc.id,
     mime_type: doc.mime_type,

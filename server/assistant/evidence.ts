@@ -131,7 +131,10 @@ export function judgeSentence(
   }
   const seq = stemSequence(sentence);
   const set = new Set(seq);
-  const held = q.groups.filter((g) => holdsGroup(seq, set, g)).length;
+  const holding = q.groups.map((g) => holdsGroup(seq, set, g));
+  const held = holding.filter(Boolean).length;
+  // The question's last term is the head of what it asks ("on-time delivery RATE"): held always.
+  const head = q.groups.length === 0 || holding[holding.length - 1];
   const figure =
     q.figure === 'number'
       ? holdsNumber(sentence)
@@ -140,8 +143,9 @@ export function judgeSentence(
         : q.figure === 'name'
           ? holdsName(sentence, q)
           : true;
-  const needed = q.groups.length >= 3 ? Math.ceil(q.groups.length * 0.6) : q.groups.length;
-  const eligible = entityOk && figure && held >= needed && (held > 0 || q.groups.length === 0);
+  const n = q.groups.length;
+  const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
+  const eligible = entityOk && figure && head && held >= needed && (held > 0 || n === 0);
   const strong = eligible && q.groups.length > 0 && held === q.groups.length;
   return { entity, entityOk, held, figure, eligible, strong };
 }

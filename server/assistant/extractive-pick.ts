@@ -181,9 +181,19 @@ export function readPassages(
 
   const held = new Set<QuestionTerm>();
   for (const c of chosen) for (const t of [...c.own, ...c.titled]) held.add(t);
+  // Strong, and unambiguous: when sentences stating all of it give different figures (3,160
+  // employees volunteering, 12,000 employees in all), the reader has to judge: not HIGH.
+  const figures = (c: Candidate) => (c.text.match(/\d[\d,.]*\d|\d/g) ?? []).sort().join(' ');
+  const stating = candidates.filter((c) => c.evidence.strong);
+  const agree = (key: string | null) =>
+    new Set(stating.filter((c) => key === null || c.evidence.entity === key).map(figures)).size <= 1;
   const strong =
     named.length > 1
-      ? named.every((key) => chosen.some((c) => c.evidence.entity === key && c.evidence.strong))
-      : chosen[0].evidence.strong;
+      ? named.every(
+          (key) =>
+            chosen.some((c) => c.evidence.entity === key && c.evidence.strong) &&
+            (analysis.figure !== 'number' || agree(key)),
+        )
+      : chosen[0].evidence.strong && (analysis.figure !== 'number' || agree(null));
   return { terms, chosen, coverage: sumOf(held, weight) / whole, strong };
 }

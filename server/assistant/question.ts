@@ -64,7 +64,7 @@ const SYNONYM_LINES = `
 employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
 headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
-found founded founder incorporated incorporation established formed organized organised inception
+incorporated incorporation established inception >organized >organised >found >founded >founding >founder|was founded|were founded|founded in|company was formed|was incorporated
 competitor competitors compete competes competing competition competitive rival rivals
 customer customers client clients >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
@@ -87,7 +87,8 @@ const FILLER = new Set(
   did does do get got come came comes generate generated generating make made current currently
   last latest year years fiscal annual annually annualized period periods its it their there
   value figure level levels size big large small stand stood see work works working versus vs
-  compared compare comparison prior previous outstanding consolidated net main primary`.split(/\s+/),
+  compared compare comparison prior previous outstanding consolidated net main primary carry
+  carries hold holds owe owes expect expects spend spends pay pays`.split(/\s+/),
 );
 
 /**
@@ -293,9 +294,11 @@ function unknownNames(tokens: Token[], used: Set<number>): string[] {
     run = [];
   };
   tokens.forEach((t, i) => {
+    // A possessive names an owner even in lower case ("adidas's competitors").
+    const owner = t.possessive && !FILLER.has(t.lower) && !isStopWord(t.lower) && t.lower.length > 2;
     const candidate =
       !used.has(i) &&
-      (isCapitalised(t) || (run.length > 0 && ORG_SUFFIX.test(t.text))) &&
+      (isCapitalised(t) || owner || (run.length > 0 && ORG_SUFFIX.test(t.text))) &&
       !/^\d/.test(t.text) &&
       !NOT_ORGANISATION.has(t.lower) &&
       !(isCaps(t) && ACRONYMS.has(t.lower)) &&
@@ -314,7 +317,7 @@ function unknownNames(tokens: Token[], used: Set<number>): string[] {
 const FIGURE =
   /\bhow\s+(?:many|much|large|big|high|low)\b|\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|\bby\s+how\s+much\b|\bhow\s+much\b/i;
 const METRIC =
-  /\b(?:revenues?|sales|income|profits?|earnings|margins?|debt|borrowings|backlog|headcount|cash|dividends?|eps|ebitda|growth|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|employees)\b/i;
+  /\b(?:rates?|ratios?|count|number|percentage|share|price|revenues?|sales|income|profits?|earnings|margins?|debt|borrowings|backlog|headcount|cash|dividends?|eps|ebitda|growth|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|employees)\b/i;
 const DATE =
   /^\s*when\b|\b(?:what|which|in\s+what)\s+(?:year|date|month|day)\b|\bsince\s+when\b|\bfiscal\s+year\s+end/i;
 
@@ -357,7 +360,9 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   });
   const searchWords = [
     ...new Set([
-      ...groups.flatMap((g) => g.alternatives.flatMap((a) => (a.length === 1 ? a : []))),
+      ...groups.flatMap((g) =>
+        g.alternatives.flatMap((a) => (a.length === 1 ? a : a.filter((w) => w.length > 3))),
+      ),
       ...soft.filter((w) => !FILLER.has(w) || w === 'fiscal'),
     ]),
   ].filter((w) => w !== '%');

@@ -47,6 +47,8 @@ export type AskDocument = {
 
 /** Candidates the engine is asked for per search, of which the re-ranking keeps some. */
 const CANDIDATES = ASK_PASSAGES * 3;
+/** Candidates from the named organisation's own documents. */
+const OWN_CANDIDATES = ASK_PASSAGES * 10;
 /** The engine's best passages of each search that re-ranking never drops. */
 const ENGINE_KEEPS = 3;
 /** Passages read for a question naming several organisations: this many each, at most. */
@@ -156,7 +158,9 @@ export async function retrieve(
       const own = inTarget(
         (await documentsOfEntity(db, entity.key, target.scope)).map((d) => d.document_id),
       );
-      if (own.length > 0) await ask(expr ?? phrase(entity.name), own, true);
+      // Its own documents are few and long (a 10-K's sections): many of their passages are
+      // read, so the one stating the figure is among them however often the words recur.
+      if (own.length > 0) await ask(expr ?? phrase(entity.name), own, true, OWN_CANDIDATES);
       // Documents of no one naming it (news); another filer's are dropped below.
       await ask(both(phrase(entity.aliases[0]), expr), target.documentIds, false, ASK_PASSAGES);
     }
@@ -192,6 +196,8 @@ export async function retrieve(
     const text = doc.plain_text.slice(c.hit.start, c.hit.end);
     let eligible = 0;
     let strong = 0;
+    // A short sentence stating it all reads as the statement of the figure itself.
+    let compact = 0;
     let about: string | null = null;
     let fits = false;
     for (const span of splitSentences(text)) {
@@ -204,7 +210,11 @@ export async function retrieve(
         eligible = 1;
         about ??= judged.entity;
       }
-      if (judged.strong) strong = 1;
+      if (judged.strong) {
+        strong = 1;
+        const words = (span.end - span.start) / 6;
+        compact = Math.max(compact, 1 - Math.min(words, 60) / 60);
+      }
     }
     // Another organisation's document never answers a question about this one.
     if ((analysis.entities.length > 0 || analysis.unknown.length > 0) && !fits) return [];
@@ -212,7 +222,7 @@ export async function retrieve(
     const set = new Set(seq);
     const held = analysis.groups.filter((g) => holdsGroup(seq, set, g)).length;
     const coverage = analysis.groups.length ? held / analysis.groups.length : 0;
-    const score = 2 * strong + eligible + coverage + 0.5 / (1 + c.order);
+    const score = 2 * strong + eligible + coverage + 0.5 * compact + 0.5 / (1 + c.order);
     return [{ c, doc, entity, text, score, about, kept: c.primary && c.order < ENGINE_KEEPS }];
   });
 

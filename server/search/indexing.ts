@@ -51,7 +51,7 @@ export const ROWS_PER_INSERT = 200;
 const MAX_TERM = 64;
 
 /** A document's words counted `delta` times in a scoped vocabulary (vocabulary.ts). */
-export const countScopedWords = (
+const countScopedWords = (
   deltas: ScopedDeltas,
   key: string,
   doc: { title: string; plain_text: string },

@@ -2,8 +2,6 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import type { Db } from '../db/schema';
 import { isSqlite } from './dialect';
 import { reindexAll } from './engines';
-import { countScopedWords } from './indexing';
-import { bumpScopedTerms, bumpTerms, scopedKeyOf, type ScopedDeltas } from './vocabulary';
 import { entitiesSchema } from './entities';
 
 /**
@@ -104,9 +102,11 @@ const postgresUp = async (db: Kysely<unknown>) => {
 
 /**
  * The scoped vocabularies (0013, vocabulary.ts): documents per word of each private source and
- * of each user's own documents, keyed (scope_key, term); the second index finds a misspelling's
- * candidates by key, length and first letter (vocabulary.ts scopedSimilarTerms). Idempotent:
- * 0011 creates it too, before its reindex writes it.
+ * of each user's own documents. The key (scope_key, term) is also how a misspelling's
+ * candidates are found: per scope key, the range of words of its first letter, their length
+ * filtered, as similarTerms reads search_terms (both planners pick it; an index on the length
+ * went unused by SQLite, a write per new word for nothing). IF NOT EXISTS: a database made
+ * while 0011 created it has it already.
  */
 const scopedTermsSchema = (sqlite: boolean) => [
   sqlite
@@ -115,8 +115,6 @@ const scopedTermsSchema = (sqlite: boolean) => [
     : // Byte order, as search_terms: candidates are a first letter's range of keys.
       `CREATE TABLE IF NOT EXISTS search_scoped_terms (scope_key text NOT NULL,
         term text COLLATE "C" NOT NULL, docs integer NOT NULL, PRIMARY KEY (scope_key, term))`,
-  `CREATE INDEX IF NOT EXISTS search_scoped_terms_length
-    ON search_scoped_terms (scope_key, length(term), term)`,
 ];
 
 /**
@@ -141,53 +139,10 @@ async function clearIndex(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
-const BACKFILL_CHUNK = 500;
-
-/**
- * Counts the documents indexed before 0013 in their scoped vocabularies, and takes out of the
- * public one any owned document it counted (the public vocabulary holds no owned document).
- */
-async function backfillScopedTerms(db: Db): Promise<void> {
-  let after = -1;
-  for (;;) {
-    const rows = await db
-      .selectFrom('search_meta as m')
-      .innerJoin('documents as d', 'd.id', 'm.document_id')
-      .select([
-        'm.seq',
-        'm.public',
-        'm.source_id',
-        'm.owner_user_id',
-        'm.source_owner',
-        'd.title',
-        'd.plain_text',
-      ])
-      .where((eb) => eb.or([eb('m.public', '=', 0), eb('m.owner_user_id', 'is not', null)]))
-      .where('m.seq', '>', after)
-      .orderBy('m.seq')
-      .limit(BACKFILL_CHUNK)
-      .execute();
-    if (rows.length === 0) return;
-    const scoped: ScopedDeltas = new Map();
-    const publicOwned: ScopedDeltas = new Map();
-    for (const r of rows) {
-      const key = scopedKeyOf(r);
-      if (key) countScopedWords(scoped, key, r, 1);
-      if (Number(r.public) === 1) countScopedWords(publicOwned, '', r, -1);
-    }
-    await bumpScopedTerms(db, scoped);
-    await bumpTerms(db, publicOwned.get('') ?? new Map());
-    after = Number(rows[rows.length - 1].seq);
-  }
-}
-
 export const searchMigrations: Record<string, Migration> = {
   '0011-search': {
     up: async (db: Kysely<unknown>) => {
       await (isSqlite(db) ? sqliteUp(db) : postgresUp(db));
-      for (const statement of scopedTermsSchema(isSqlite(db))) {
-        await sql.raw(statement).execute(db);
-      }
       // Documents stored before it are indexed by 0015 (reindexAll), once every table and
       // column the index writes exists (0013, 0014).
     },
@@ -207,15 +162,13 @@ export const searchMigrations: Record<string, Migration> = {
     },
   },
   // Scoped vocabularies (vocabulary.ts): spelling corrects to words of the user's own private
-  // sources and documents too (spell.ts). Documents indexed before it are counted here, unless
-  // 0011 has just indexed them with the table in place.
+  // sources and documents too (spell.ts). Documents indexed before it are counted by the
+  // rebuild that follows (0015).
   '0013-search-scoped-words': {
     up: async (db: Kysely<unknown>) => {
       for (const statement of scopedTermsSchema(isSqlite(db))) {
         await sql.raw(statement).execute(db);
       }
-      const counted = await sql`SELECT 1 FROM search_scoped_terms LIMIT 1`.execute(db);
-      if (counted.rows.length === 0) await backfillScopedTerms(db as unknown as Db);
     },
     down: async (db: Kysely<unknown>) => {
       await sql.raw('DROP TABLE IF EXISTS search_scoped_terms').execute(db);

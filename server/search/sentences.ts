@@ -80,6 +80,8 @@ const MAX_LABEL = 12;
  * 25,231 15 %"). "$314 million or 14%" and "as described in Note 5." are not.
  */
 export function isTableRow(line: string): boolean {
+  // Most lines are prose ending in a letter or a stop: no figure ends them.
+  if (!/[\d$\u20ac\u00a3\u00a5%()\-\u2013\u2014]\s*$/.test(line)) return false;
   const tokens = line.trim().split(/\s+/).filter(Boolean);
   let k = tokens.length;
   while (k > 0 && isFigure(tokens[k - 1])) k--;
@@ -140,12 +142,26 @@ function endsSentence(text: string, from: number, to: number, next: number, end:
   return OPENERS.has(following.toLowerCase()) && !oneWord;
 }
 
+/** Whether the character code is whitespace (what /\s/ matches), without a regex per character. */
+const isSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0xa0 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x1680 ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
+
 /** Trims whitespace off a span; null when nothing is left. */
 function trimmed(text: string, start: number, end: number): SentenceSpan | null {
   let s = start;
   let e = end;
-  while (s < e && /\s/.test(text[s])) s++;
-  while (e > s && /\s/.test(text[e - 1])) e--;
+  while (s < e && isSpace(text.charCodeAt(s))) s++;
+  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
   return s < e ? { start: s, end: e } : null;
 }
 
@@ -157,19 +173,23 @@ function splitRun(text: string, start: number, end: number, out: SentenceSpan[])
     if (span) out.push(span);
     from = to;
   };
+  const terminators = new RegExp(TERMINATOR.source, 'g');
   for (let i = start; i < end; i++) {
-    if (!TERMINATOR.test(text[i])) continue;
+    terminators.lastIndex = i;
+    const found = terminators.exec(text);
+    if (!found || found.index >= end) break;
+    i = found.index;
     let run = i + 1;
     while (run < end && TERMINATOR.test(text[run])) run++;
     let stop = run;
     while (stop < end && CLOSERS.test(text[stop])) stop++;
     // A terminator inside a token ("1.5", "U.S.A", "example.com") is not an end.
-    if (stop < end && !/\s/.test(text[stop])) {
+    if (stop < end && !isSpace(text.charCodeAt(stop))) {
       i = stop - 1;
       continue;
     }
     let next = stop;
-    while (next < end && /\s/.test(text[next])) next++;
+    while (next < end && isSpace(text.charCodeAt(next))) next++;
     if (next >= end || endsSentence(text, i, run, next, end)) push(stop);
     i = stop - 1;
   }
@@ -190,7 +210,8 @@ function linesOf(text: string): Line[] {
     if (span) {
       const line = text.slice(span.start, span.end);
       const start = MARK_START.exec(line);
-      const kind: LineKind = MARK_ALONE.test(line) ? 'mark' : isTableRow(line) ? 'row' : 'text';
+      const alone = line.length <= 6 && MARK_ALONE.test(line);
+      const kind: LineKind = alone ? 'mark' : isTableRow(line) ? 'row' : 'text';
       const marked = kind === 'text' && start !== null;
       out.push({ ...span, item: span.start + (marked ? start[0].length : 0), kind, marked });
     }

@@ -212,8 +212,7 @@ export async function scopedTermDocs(
 
 /**
  * similarTerms over these scoped vocabularies, documents summed across them: per key, the
- * index (scope_key, length(term), term) reads each of the five lengths' range of keys
- * starting with the word's first letter.
+ * primary key's range of words starting with the word's first letter, lengths within 2.
  */
 export async function scopedSimilarTerms(
   db: Db,
@@ -226,12 +225,12 @@ export async function scopedSimilarTerms(
   if (keys.length === 0 || !w || !/^[\p{L}\p{N}]$/u.test(first)) return [];
   const next = String.fromCodePoint(first.codePointAt(0)! + 1);
   const length = [...w].length;
-  const lengths = [-2, -1, 0, 1, 2].map((d) => length + d).filter((n) => n > 0);
   const rows = await db
     .selectFrom('search_scoped_terms')
     .select(['term', sql<number>`sum(docs)`.as('n')])
     .where('scope_key', 'in', [...keys])
-    .where(sql<number>`length(term)`, 'in', lengths)
+    .where(sql<number>`length(term)`, '>=', length - 2)
+    .where(sql<number>`length(term)`, '<=', length + 2)
     .where('term', '>=', first)
     .where('term', '<', next)
     .where('docs', '>', 0)

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../server/db/tx';
 import { reserveSeqs } from '../../server/documents/sequence';
 import { engineFor } from '../../server/search/engines';
+import { searchScope, type ScopeRequest } from '../../server/search/scope';
+import { scopedVocabularies } from '../../server/search/spell';
 import { addDocs, news, newUser, T0 } from './documents-helpers';
 import { createHarness, STORAGES, type Harness } from './harness';
 import { usePrivateFeedServer } from './private-feed-server';
@@ -224,6 +226,21 @@ describe.each(STORAGES)("search spelling from the user's own data on %s", (stora
     expect((await spell(bob.token, 'semicondutcr')).body.query_params.corrected_q).toBe(
       'semiconductor',
     );
+  });
+
+  it("reads the user's own vocabularies only, those of the scope's private sources", async () => {
+    const keysOf = async (userId: string, req: ScopeRequest = {}) =>
+      scopedVocabularies(h.db, await searchScope(h.db, { userId, product: 'needl' }, req));
+    const adaSrc = `src:${adaSource.source_id}`;
+    expect(await keysOf(ada.userId)).toEqual([`own:${ada.userId}`, adaSrc]);
+    expect(await keysOf(ada.userId, { board_id: 'home' })).toEqual([`own:${ada.userId}`, adaSrc]);
+    expect(await keysOf(ada.userId, { source: adaSource.key })).toEqual([
+      `own:${ada.userId}`,
+      adaSrc,
+    ]);
+    expect(await keysOf(ada.userId, { source: 'demo_research' })).toEqual([`own:${ada.userId}`]);
+    expect(await keysOf(ada.userId, { search_type: 'needl_web' })).toEqual([`own:${ada.userId}`]);
+    expect(await keysOf(bob.userId)).toEqual([`own:${bob.userId}`]);
   });
 
   it('counts words per private source and owner, and takes them out when unindexed', async () => {
