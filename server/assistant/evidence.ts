@@ -96,11 +96,20 @@ const NOT_A_NAME = new Set(
  */
 export function holdsName(text: string, q: QuestionAnalysis): boolean {
   const own = new Set(q.entities.flatMap((e) => e.aliases.flatMap((a) => a.split(' '))));
-  const words = [...text.matchAll(/[\p{L}][\p{L}\p{N}&.-]*/gu)].slice(1);
-  return words.some((m) => {
-    const w = m[0];
+  const words = [...text.matchAll(/[\p{L}][\p{L}\p{N}&.-]*/gu)].map((m) => m[0]);
+  return words.some((w, i) => {
+    if (i === 0) return false;
     const lower = nameWords(w)[0] ?? '';
-    return /^\p{Lu}/u.test(w) && !NOT_A_NAME.has(lower) && !own.has(lower);
+    const previous = nameWords(words[i - 1])[0] ?? '';
+    // Not an acronym of the trade (HDD, SSD, SaaS), not the organisation's own ("FedEx Express").
+    const acronym = /^[\p{Lu}][\p{Lu}\p{Ll}]{0,3}$/u.test(w) && /\p{Lu}.*\p{Lu}/u.test(w);
+    return (
+      /^\p{Lu}/u.test(w) &&
+      !acronym &&
+      !NOT_A_NAME.has(lower) &&
+      !own.has(lower) &&
+      !own.has(previous)
+    );
   });
 }
 

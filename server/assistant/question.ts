@@ -64,7 +64,7 @@ const SYNONYM_LINES = `
 employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
 headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
-incorporated incorporation established inception >organized >organised >found >founded >founding >founder|was founded|were founded|founded in|company was formed|was incorporated
+incorporated incorporation established inception >organized >organised >found >founded >founding >founder|was founded|were founded|company was formed|was incorporated
 competitor competitors compete competes competing competition competitive rival rivals
 customer customers client clients >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan

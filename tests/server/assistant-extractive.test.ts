@@ -3,23 +3,22 @@ import type { AnswerInput, RetrievedPassage } from '../../server/assistant/answe
 import { createExtractiveAnswerer, NOT_FOUND } from '../../server/assistant/extractive';
 import { splitSentences } from '../../server/assistant/sentences';
 import { titleFrom } from '../../server/assistant/sessions';
-import { contentWords } from '../../server/assistant/words';
+import { holds, questionTerms, wordSet } from '../../server/assistant/words';
 import { splitPassages } from '../../server/search/passages';
-import { searchWords } from '../../server/search/query';
 import { NIKE_TEXT } from './assistant-fixture';
 
 const sentencesOf = (text: string) => splitSentences(text).map((s) => text.slice(s.start, s.end));
 
 /**
  * Nike's passages as retrieval reads them for a question: those holding any of its content
- * words, the ones holding more of them first, the best 12 numbered from 1.
+ * words (by stem: words.ts), the ones holding more of them first, the best 12 numbered from 1.
  */
 const nikePassages = (question: string): RetrievedPassage[] =>
   splitPassages(NIKE_TEXT)
     .map((p) => {
       const text = NIKE_TEXT.slice(p.start, p.end);
-      const words = new Set(searchWords(text));
-      return { ...p, text, held: contentWords(question).filter((w) => words.has(w)).length };
+      const stems = wordSet(text);
+      return { ...p, text, held: questionTerms(question).filter((t) => holds(stems, t)).length };
     })
     .filter((p) => p.held > 0)
     .sort((a, b) => b.held - a.held || a.start - b.start)

@@ -37,9 +37,13 @@ describe('supportSpans', () => {
     expect(supportSpans('Yes.', PASSAGE)).toBeNull();
   });
 
-  it('folds plural and singular forms', () => {
+  it('matches words by stem: plurals, singulars and other inflections', () => {
     const spans = supportSpans('The dividends per shares were declared.', PASSAGE);
     expect(spanTexts(PASSAGE, spans)).toEqual(['The board declared a dividend of Rs 6 per share.']);
+    const declaring = supportSpans('The board declares dividends.', PASSAGE);
+    expect(spanTexts(PASSAGE, declaring)).toEqual([
+      'The board declared a dividend of Rs 6 per share.',
+    ]);
   });
 });
 

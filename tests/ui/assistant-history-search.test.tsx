@@ -1,7 +1,8 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { toast } from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionSummary } from '../../contract/assistant';
+import { markWords } from '../../src/features/assistant/history/history-search-modal';
 import { setViewportWidth } from './shell-fake-workspace';
 import { NOW, callsOf, renderPanel, session } from './assistant-history-fixtures';
 
@@ -149,5 +150,28 @@ describe('the history search modal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search history' }));
     const input = within(screen.getByRole('dialog', { name: 'Search' })).getByRole('searchbox');
     expect((input as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe("the matched sentence's marks", () => {
+  const marks = (sentence: string, query: string) => {
+    const { container } = render(<p>{markWords(sentence, query)}</p>);
+    return {
+      marked: [...container.querySelectorAll('mark')].map((m) => m.textContent),
+      text: container.textContent,
+    };
+  };
+
+  it('marks the words of the query by stem, as the server matched them', () => {
+    const sentence = 'Staff employed 400; it employs many. Employees rose. The Café persons.';
+    expect(marks(sentence, 'employ cafe person')).toEqual({
+      marked: ['employed', 'employs', 'Café', 'persons'],
+      text: sentence,
+    });
+    expect(marks('Two companies and a company.', 'Companies').marked).toEqual([
+      'companies',
+      'company',
+    ]);
+    expect(marks('Nothing here.', '%').marked).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ describe('marking search matches in a previewed document', () => {
     expect(marked(root)).toEqual(['RATES', 'rates']);
   });
 
-  it("marks the search term's words, plurals and singulars, not operators or exclusions", () => {
+  it("marks the search term's words by stem, not operators or exclusions", () => {
     const root = rendered(HTML);
     markMatches(root, PLAIN, { spans: null, term: '"interest rate" AND NOT cuts' });
     expect(marked(root)).toEqual(['rates', 'Rates', 'rate']);
@@ -62,6 +62,11 @@ describe('marking search matches in a previewed document', () => {
     const companies = rendered('<p>The company and other companies.</p>');
     markMatches(companies, '', { spans: null, term: 'companies' });
     expect(marked(companies)).toEqual(['company', 'companies']);
+    // As the server matches (contract/words.ts): "employ" is "employed" and "employs", not
+    // "employees" (Porter's stem "employe"); accents folded.
+    const staff = rendered('<p>Staff <i>employed</i>, it employs; employees. Café cafés.</p>');
+    markMatches(staff, '', { spans: null, term: 'employ CAFE' });
+    expect(marked(staff)).toEqual(['employed', 'employs', 'Café', 'cafés']);
   });
 
   it('takes the marks out again, leaving the same text nodes', () => {
