@@ -70,7 +70,7 @@ customer customers client clients >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
 grow grew growth grown grows growing increase increased increases rise rose risen rising rises gain higher decrease decreased decreases decline declined declines fell fall falls fallen drop dropped lower change changed
 profit profits income earnings|net income
-largest biggest top major principal greatest
+largest biggest top greatest >major >principal
 share percentage percent portion proportion fraction accounted %
 segment segments division divisions|reportable segments|operating segments|business units
 backlog|remaining performance obligations|order backlog
@@ -88,7 +88,7 @@ const FILLER = new Set(
   last latest year years fiscal annual annually annualized period periods its it their there
   value figure level levels size big large small stand stood see work works working versus vs
   compared compare comparison prior previous outstanding consolidated net main primary carry
-  carries hold holds owe owes expect expects spend spends pay pays`.split(/\s+/),
+  carries hold holds owe owes expect expects spend spends pay pays principal major leading`.split(/\s+/),
 );
 
 /**
@@ -163,7 +163,8 @@ const NOT_ORGANISATION = new Set(
   software hardware ssd hdd nand dram flash covid-19 pandemic`.split(/\s+/),
 );
 
-const ORG_SUFFIX = /^(inc|corp|corporation|co|company|ltd|limited|plc|llc|holdings|group|ag|sa|nv|se)$/i;
+const ORG_SUFFIX =
+  /^(inc|corp|corporation|co|company|ltd|limited|plc|llc|holdings|holding|group|ag|sa|nv|se)$/i;
 
 type Token = { text: string; lower: string; start: number; end: number; possessive: boolean };
 
@@ -250,6 +251,8 @@ async function namedEntities(
     );
     if (hits.length === 0) continue;
     for (let k = 0; k < n; k++) used.add(i + k);
+    // Its legal form after the name is part of it ("Verde Bio Holdings' fiscal year").
+    for (let k = i + n; k < tokens.length && ORG_SUFFIX.test(tokens[k].text); k++) used.add(k);
     const mention = words.map((t) => t.text).join(' ');
     for (const h of hits) {
       const e = entities.get(h.key) ?? { key: h.key, name: h.name, mention, aliases: [] };
@@ -334,8 +337,11 @@ function figureOf(question: string): Figure {
 }
 
 /** Reads a question (see the module's comment); looks its names up in the index. */
+/** When, not what: "at the end of fiscal 2023" asks for nothing to be held. */
+const WHEN = /\b(?:at|by|as\s+of)\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b/gi;
+
 export async function analyseQuestion(db: Db, question: string): Promise<QuestionAnalysis> {
-  const tokens = tokensOf(question);
+  const tokens = tokensOf(question.replace(WHEN, (m) => ' '.repeat(m.length)));
   const { entities, used } = await namedEntities(db, tokens);
   const unknown = entities.length > 0 ? [] : unknownNames(tokens, used);
   const unknownWords = new Set(unknown.flatMap((u) => nameWords(u)));
@@ -366,13 +372,8 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
       ...soft.filter((w) => !FILLER.has(w) || w === 'fiscal'),
     ]),
   ].filter((w) => w !== '%');
-  return {
-    question,
-    entities,
-    unknown,
-    groups,
-    soft,
-    figure: figureOf(question),
-    searchWords,
-  };
+  let figure = figureOf(question);
+  // "Who has the bigger workforce, Seagate or Western Digital?" asks for figures, not names.
+  if (figure === 'name' && entities.length > 1) figure = null;
+  return { question, entities, unknown, groups, soft, figure, searchWords };
 }

@@ -73,6 +73,10 @@ describe.each(STORAGES)('assistant sessions on %s', (storage) => {
     const byQuestion = await sessions(h, ada.token, '?q=SUPPLIERS');
     expect(byQuestion.body.sessions.map((s: { id: string }) => s.id)).toEqual([suppliers]);
     expect(byQuestion.body.sessions[0].matched_sentence).toBe(SUPPLIERS);
+    // Words match by stem, as search matches them (contract/words.ts), in any order.
+    const byStem = await sessions(h, ada.token, '?q=depending%20SUPPLIER');
+    expect(byStem.body.sessions.map((s: { id: string }) => s.id)).toEqual([suppliers]);
+    expect(byStem.body.sessions[0].matched_sentence).toBe(SUPPLIERS);
     const byAnswer = await sessions(
       h,
       ada.token,

@@ -97,8 +97,7 @@ describe('query rendering', () => {
 
   it('bounds a query by the document counts of its stems', () => {
     const docs: Record<string, number> = { emploi: 40, annual: 50, report: 20 };
-    const of = (q: string) =>
-      shareBounds(parseKeywordQuery(q).expr!, (s) => docs[s] ?? 0, 100);
+    const of = (q: string) => shareBounds(parseKeywordQuery(q).expr!, (s) => docs[s] ?? 0, 100);
     expect(of('employees')).toEqual({ lo: 0, hi: 0, mid: 0 });
     expect(of('Employed')).toEqual({ lo: 0.4, hi: 0.4, mid: 0.4 });
     // A phrase: at most as common as its rarest stem, and maybe never.
