@@ -109,8 +109,7 @@ export async function naiveQueries(
     ORDER BY table_name = 'documents' DESC, table_name`.execute(db);
   if (!rows.length) throw new Error('bench/search: no tsvector column in the database');
   const { table_name: table, column_name: column } = rows[0];
-  const hit = (word: string) =>
-    sql`${sql.ref(column)} @@ to_tsquery('simple', ${stem(word)})`;
+  const hit = (word: string) => sql`${sql.ref(column)} @@ to_tsquery('simple', ${stem(word)})`;
   const onDocuments = table === 'documents';
   const literal = async (word: string) =>
     ids(

@@ -64,13 +64,13 @@ function eachWord(text: string, each: (word: string, start: number, end: number)
   }
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const ASCII_WORD = /[a-z0-9]+/g;
 
 /** The words of a text in order: lower-cased, accents folded, letters and digits. */
 export function wordsOf(text: string): string[] {
   // The same words, at once, where the text is ASCII (no accents, no other letters).
-  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
+  if (!NON_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   const out: string[] = [];
   eachWord(text, (word) => out.push(word));
   return out;

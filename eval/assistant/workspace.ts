@@ -116,10 +116,16 @@ export async function openWorkspace(log: (line: string) => void) {
   const dataDir = mkdtempSync(join(tmpdir(), 'eval-assistant-'));
   const { db, dialect } = await openDatabase({ dataDir });
   const now = Date.now;
-  const cleanups: Array<() => Promise<void> | void> = [
-    () => rmSync(dataDir, { recursive: true, force: true }),
-    () => db.destroy(),
-  ];
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  // The temp directory goes however the process ends: a normal exit, or stopped (Ctrl-C, timeout).
+  process.once('exit', removeDir);
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => process.exit(code));
+  }
+  const cleanups: Array<() => Promise<void> | void> = [removeDir, () => db.destroy()];
   const close = async () => {
     for (const f of cleanups.reverse()) await f();
   };

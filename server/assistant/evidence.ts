@@ -113,6 +113,44 @@ export function holdsName(text: string, q: QuestionAnalysis): boolean {
   });
 }
 
+const AMOUNT = /[$€£¥]\s?\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
+const PERCENT = /\d\s?(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|basis\s+points?\b)/i;
+
+/** A count: a number that is no amount of money, no percentage and not only a year. */
+function holdsCount(text: string): boolean {
+  for (const m of text.matchAll(/\d[\d,.]*/g)) {
+    const n = m[0].replace(/[.,]+$/, '');
+    const before = text.slice(Math.max(0, m.index - 2), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    if (/[$€£¥]\s?$/.test(before) || /^\s?(?:%|percent|per cent|basis)/i.test(after)) continue;
+    if (/^(?:19|20)\d\d$/.test(n)) continue;
+    return true;
+  }
+  return /\b(?:hundred|thousand|dozen)\b/i.test(text);
+}
+
+/** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
+export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
+  switch (q.figure) {
+    case null:
+      return true;
+    case 'number':
+      return holdsNumber(sentence);
+    case 'count':
+      return holdsCount(sentence);
+    case 'amount':
+      return AMOUNT.test(sentence);
+    case 'percent':
+      return PERCENT.test(sentence);
+    case 'change':
+      return PERCENT.test(sentence) || AMOUNT.test(sentence);
+    case 'date':
+      return holdsDate(sentence);
+    case 'name':
+      return holdsName(sentence, q);
+  }
+}
+
 export const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.test(text);
 
 export function judgeSentence(
@@ -144,14 +182,7 @@ export function judgeSentence(
   const held = holding.filter(Boolean).length;
   // The question's last term is the head of what it asks ("on-time delivery RATE"): held always.
   const head = q.groups.length === 0 || holding[holding.length - 1];
-  const figure =
-    q.figure === 'number'
-      ? holdsNumber(sentence)
-      : q.figure === 'date'
-        ? holdsDate(sentence)
-        : q.figure === 'name'
-          ? holdsName(sentence, q)
-          : true;
+  const figure = holdsFigure(sentence, q);
   const n = q.groups.length;
   const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
   const eligible = entityOk && figure && head && held >= needed && (held > 0 || n === 0);

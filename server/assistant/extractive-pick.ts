@@ -192,8 +192,8 @@ export function readPassages(
       ? named.every(
           (key) =>
             chosen.some((c) => c.evidence.entity === key && c.evidence.strong) &&
-            (analysis.figure !== 'number' || agree(key)),
+            (analysis.figure === null || analysis.figure === 'name' || agree(key)),
         )
-      : chosen[0].evidence.strong && (analysis.figure !== 'number' || agree(null));
+      : chosen[0].evidence.strong && (analysis.figure === null || analysis.figure === 'name' || agree(null));
   return { terms, chosen, coverage: sumOf(held, weight) / whole, strong };
 }

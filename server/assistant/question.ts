@@ -40,8 +40,16 @@ export type NamedEntity = {
   aliases: string[];
 };
 
-/** What the answer must hold: a figure, a date, or (who competes...) a name. */
-export type Figure = 'number' | 'date' | 'name' | null;
+/** What the answer must hold: a figure of a kind, a date, or (who competes...) a name. */
+export type Figure =
+  | 'number'
+  | 'count'
+  | 'amount'
+  | 'percent'
+  | 'change'
+  | 'date'
+  | 'name'
+  | null;
 
 export type QuestionAnalysis = {
   question: string;
@@ -317,21 +325,40 @@ function unknownNames(tokens: Token[], used: Set<number>): string[] {
   return out;
 }
 
-const FIGURE =
-  /\bhow\s+(?:many|much|large|big|high|low)\b|\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|\bby\s+how\s+much\b|\bhow\s+much\b/i;
-const METRIC =
-  /\b(?:rates?|ratios?|count|number|percentage|share|price|revenues?|sales|income|profits?|earnings|margins?|debt|borrowings|backlog|headcount|cash|dividends?|eps|ebitda|growth|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|employees)\b/i;
+const MONEY =
+  /\b(?:revenues?|sales|income|profits?|earnings|debt|borrowings|backlog|cash|dividends?|ebitda|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|spend(?:ing)?|investments?|obligations|balance|value|price)\b/i;
+const COUNTED = /\b(?:headcount|employees|workforce|staff|people|customers|stores|subscribers|users)\b/i;
+const RATIO = /\b(?:rates?|ratios?|percentage|percent|share|margins?|growth|stake)\b/i;
+const CHANGE =
+  /\b(?:grow|grew|growth|rise|rose|increase[ds]?|fall|fell|decline[ds]?|drop(?:ped)?|change[ds]?|shrink|shrank)\b/i;
 const DATE =
   /^\s*when\b|\b(?:what|which|in\s+what)\s+(?:year|date|month|day)\b|\bsince\s+when\b|\bfiscal\s+year\s+end/i;
-
 const NAME = /^\s*(?:who|which\s+(?:companies|firms|competitors|customers|rivals))\b/i;
+const WHAT_IS = /^\s*(?:what|which)\s+(?:is|was|were|are)\b/i;
 
+/**
+ * The figure a question asks for: a count (how many people), an amount of money (how much
+ * debt, what were its sales), a share (what percentage), a change (how much did it grow: a
+ * percentage or an amount), any number, a date (when), or a name (who competes).
+ */
 function figureOf(question: string): Figure {
   if (DATE.test(question)) return 'date';
   if (NAME.test(question)) return 'name';
-  if (FIGURE.test(question)) return 'number';
-  if (/^\s*(?:what|which)\s+(?:is|was|were|are)\b/i.test(question) && METRIC.test(question)) {
-    return 'number';
+  if (/\bhow\s+many\b/i.test(question)) return 'count';
+  if (/\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(question)) {
+    return 'percent';
+  }
+  if (/\bby\s+how\s+much\b/i.test(question)) return 'change';
+  if (/\bhow\s+(?:much|fast|quickly)\b/i.test(question)) {
+    return CHANGE.test(question) ? 'change' : MONEY.test(question) ? 'amount' : 'number';
+  }
+  if (/\bhow\s+(?:large|big|high|low)\b/i.test(question)) return 'number';
+  if (WHAT_IS.test(question)) {
+    if (RATIO.test(question)) return 'number';
+    if (CHANGE.test(question)) return 'change';
+    if (COUNTED.test(question)) return 'count';
+    if (MONEY.test(question)) return 'amount';
+    if (/\b(?:rates?|ratios?|count|number|price|eps)\b/i.test(question)) return 'number';
   }
   return null;
 }

@@ -55,7 +55,9 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
     });
     expect(lastSteps(res.events)).toEqual([
       { id: 'search', text: search, loading: false },
-      { id: 'read', text: 'Read 12 passages from 2 documents', loading: false },
+      // Issue 16: a question naming Nike reads Nike's document only (Western Digital's 10-K is
+      // another organisation's: none of its sentences may answer).
+      { id: 'read', text: 'Read 12 passages from 1 document', loading: false },
     ]);
     // Streamed a few words at a time, and the chunks are the answer.
     const chunks = res.events.filter((e) => e.status === 'GENERATED_ANSWER');
@@ -116,7 +118,8 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
 
   it('lists the documents read with <em> highlights, and follow-ups from them', async () => {
     const done = (await ask(h, token, { prompt: CURRENCY })).done as AskAnswer;
-    expect(done.retrieved_results.map((r) => r.title_label)).toEqual([NIKE_TITLE, WDC_TITLE]);
+    // Issue 16: only the named organisation's document is read (Western Digital's is not).
+    expect(done.retrieved_results.map((r) => r.title_label)).toEqual([NIKE_TITLE]);
     const [first] = done.retrieved_results;
     expect(first).toMatchObject({
       document_id: nike,
@@ -187,7 +190,10 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
   });
 
   it('answers LOW when a word of the question is in no passage, still citing each sentence', async () => {
-    const res = await ask(h, token, { prompt: 'How does inflation affect Nike sales in Peru?' });
+    // Issue 16: the question's last term is the head of what it asks and must be held, so
+    // "Peru" (in no passage) comes before it: "How does inflation affect Nike sales in Peru?"
+    // is now declined, as no sentence holds what it asks.
+    const res = await ask(h, token, { prompt: 'How does inflation in Peru affect Nike sales?' });
     expect(res.done?.answer_quality).toBe('LOW');
     const { sentences } = res.done!.generated_answer;
     expect(sentences.length).toBeGreaterThan(0);

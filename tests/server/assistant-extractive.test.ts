@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerInput, RetrievedPassage } from '../../server/assistant/answerer';
 import { createExtractiveAnswerer, NOT_FOUND } from '../../server/assistant/extractive';
+import { analyseQuestion } from '../../server/assistant/question';
 import { splitSentences } from '../../server/assistant/sentences';
 import { titleFrom } from '../../server/assistant/sessions';
 import { holds, questionTerms, wordSet } from '../../server/assistant/words';
 import { splitPassages } from '../../server/search/passages';
-import { NIKE_TEXT } from './assistant-fixture';
+import { NIKE_TEXT, writeFilings } from './assistant-fixture';
+import { createHarness, type Harness } from './harness';
 
 const sentencesOf = (text: string) => splitSentences(text).map((s) => text.slice(s.start, s.end));
 
@@ -33,14 +35,30 @@ const nikePassages = (question: string): RetrievedPassage[] =>
       end: p.end,
       text: p.text,
       score: 1,
+      // Its document is Nike's 10-K (search/entities.ts key).
+      entity: 'nike',
     }));
 
-const input = (
+/**
+ * The question read as retrieval reads it (question.ts), against an index that knows Nike's
+ * and Western Digital's 10-Ks (their filers).
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness('sqlite', { seed: false });
+  await writeFilings(h);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const input = async (
   question: string,
   passages: RetrievedPassage[],
   signal = new AbortController().signal,
-): AnswerInput => ({
+): Promise<AnswerInput> => ({
   question,
+  analysis: await analyseQuestion(h.db, question),
   passages,
   history: [],
   signal,
@@ -88,7 +106,7 @@ describe('the extractive answerer', () => {
     const question = 'What are the risks from foreign currency exchange rates?';
     const passages = nikePassages(question);
     const { chunks, sink } = collect();
-    const result = await answerer.answer(input(question, passages), sink);
+    const result = await answerer.answer(await input(question, passages), sink);
     expect(chunks.join('')).toBe(result.answer);
     expect(chunks.length).toBeGreaterThan(10);
     expect(result.quality).toBe('HIGH');
@@ -115,7 +133,7 @@ describe('the extractive answerer', () => {
     for (const passages of [[], nikePassages('What are the risks from currency rates?')]) {
       const { chunks, sink } = collect();
       const result = await answerer.answer(
-        input('Who won the 1954 chess olympiad?', passages),
+        await input('Who won the 1954 chess olympiad?', passages),
         sink,
       );
       expect(result).toEqual({ answer: NOT_FOUND, sentences: [], quality: 'LOW', followups: [] });
@@ -135,9 +153,11 @@ describe('the extractive answerer', () => {
       end: text.length,
       text,
       score: 1,
+      // A document of no one (news): the question names no organisation.
+      entity: null,
     };
     const result = await answerer.answer(
-      input('What tariff rate applies to imported footwear?', [passage]),
+      await input('What tariff rate applies to imported footwear?', [passage]),
       collect().sink,
     );
     expect(result.answer).toBe(
@@ -151,7 +171,7 @@ describe('the extractive answerer', () => {
     const controller = new AbortController();
     const chunks: string[] = [];
     const answering = slow.answer(
-      input(
+      await input(
         'What are the risks from foreign currency exchange rates?',
         nikePassages('foreign currency exchange rates'),
         controller.signal,

@@ -57,6 +57,7 @@ const passage = (n: number, text: string): RetrievedPassage => ({
   end: text.length,
   text,
   score: 1,
+  entity: null,
 });
 
 describe('verifyAnswer', () => {
