@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -110,10 +110,44 @@ const serveFeeds = async (companies: Company[]) => {
 
 export type Workspace = Awaited<ReturnType<typeof openWorkspace>>;
 
+const TEMP_PREFIX = 'eval-assistant-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * The temp directories of earlier runs that were killed outright (tsx answers a signal the
+ * busy process does not take at once with SIGKILL, and then no exit hook runs): those whose
+ * process (its `pid` file) is gone. A running evaluation's directory is left alone.
+ */
+const removeStaleDirs = () => {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+};
+
 export async function openWorkspace(log: (line: string) => void) {
   // The follow route probes the feed's address with the outbound fetch: let it reach 127.0.0.1.
   process.env.FETCH_ALLOW_PRIVATE = '1';
-  const dataDir = mkdtempSync(join(tmpdir(), 'eval-assistant-'));
+  removeStaleDirs();
+  const dataDir = mkdtempSync(join(tmpdir(), TEMP_PREFIX));
+  writeFileSync(join(dataDir, 'pid'), String(process.pid));
   const { db, dialect } = await openDatabase({ dataDir });
   const now = Date.now;
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { stem } from '../../contract/words';
 import { nameWords, normalizedNameWord } from '../search/entities';
-import type { QuestionAnalysis, TermGroup } from './question';
+import { isNotOrganisation, type QuestionAnalysis, type TermGroup } from './question';
 
 /**
  * Does a sentence answer the question (issue 16)? The one rule both answerers apply, so that
@@ -107,6 +107,7 @@ export function holdsName(text: string, q: QuestionAnalysis): boolean {
       /^\p{Lu}/u.test(w) &&
       !acronym &&
       !NOT_A_NAME.has(lower) &&
+      !isNotOrganisation(lower) &&
       !own.has(lower) &&
       !own.has(previous)
     );
@@ -129,6 +130,14 @@ function holdsCount(text: string): boolean {
   return /\b(?:hundred|thousand|dozen)\b/i.test(text);
 }
 
+/** A place: "Beaverton, Oregon", "San Jose, CA", or a country or city the module knows. */
+export function holdsPlace(text: string): boolean {
+  if (/\b\p{Lu}[\p{L}.]+(?:\s\p{Lu}[\p{L}.]+)*,\s(?:\p{Lu}[\p{Ll}]+|\p{Lu}{2})\b/u.test(text)) {
+    return true;
+  }
+  return [...text.matchAll(/\b\p{Lu}[\p{Ll}]+/gu)].some((m, i) => i > 0 && isNotOrganisation(m[0].toLowerCase()) && m[0].length > 3);
+}
+
 /** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
 export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
   switch (q.figure) {
@@ -148,6 +157,8 @@ export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
       return holdsDate(sentence);
     case 'name':
       return holdsName(sentence, q);
+    case 'place':
+      return holdsPlace(sentence);
   }
 }
 

@@ -48,6 +48,7 @@ export type Figure =
   | 'percent'
   | 'change'
   | 'date'
+  | 'place'
   | 'name'
   | null;
 
@@ -72,7 +73,7 @@ const SYNONYM_LINES = `
 employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
 headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
-incorporated incorporation established inception >organized >organised >found >founded >founding >founder|was founded|were founded|company was formed|was incorporated
+inception >incorporated >established >organized >organised >found >founded >founding >founder|was founded|were founded|company was formed|was incorporated|were incorporated|incorporated in|was established|were established|established in|was organized|founded by|founded in 1|founded in 2
 competitor competitors compete competes competing competition competitive rival rivals
 customer customers client clients >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
@@ -170,6 +171,9 @@ const NOT_ORGANISATION = new Set(
   miami denver phoenix portland nasdaq nyse lse tsx asx bse nse english internet web cloud
   software hardware ssd hdd nand dram flash covid-19 pandemic`.split(/\s+/),
 );
+
+/** A word no organisation is called by alone: places, months, finance words (lower case). */
+export const isNotOrganisation = (word: string) => NOT_ORGANISATION.has(word);
 
 const ORG_SUFFIX =
   /^(inc|corp|corporation|co|company|ltd|limited|plc|llc|holdings|holding|group|ag|sa|nv|se)$/i;
@@ -334,6 +338,7 @@ const CHANGE =
 const DATE =
   /^\s*when\b|\b(?:what|which|in\s+what)\s+(?:year|date|month|day)\b|\bsince\s+when\b|\bfiscal\s+year\s+end/i;
 const NAME = /^\s*(?:who|which\s+(?:companies|firms|competitors|customers|rivals))\b/i;
+const PLACE = /^\s*where\b|\bin\s+which\s+(?:city|state|country)\b/i;
 const WHAT_IS = /^\s*(?:what|which)\s+(?:is|was|were|are)\b/i;
 
 /**
@@ -343,6 +348,7 @@ const WHAT_IS = /^\s*(?:what|which)\s+(?:is|was|were|are)\b/i;
  */
 function figureOf(question: string): Figure {
   if (DATE.test(question)) return 'date';
+  if (PLACE.test(question)) return 'place';
   if (NAME.test(question)) return 'name';
   if (/\bhow\s+many\b/i.test(question)) return 'count';
   if (/\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(question)) {
@@ -353,7 +359,7 @@ function figureOf(question: string): Figure {
     return CHANGE.test(question) ? 'change' : MONEY.test(question) ? 'amount' : 'number';
   }
   if (/\bhow\s+(?:large|big|high|low)\b/i.test(question)) return 'number';
-  if (WHAT_IS.test(question)) {
+  if (WHAT_IS.test(question) || /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)) {
     if (RATIO.test(question)) return 'number';
     if (CHANGE.test(question)) return 'change';
     if (COUNTED.test(question)) return 'count';
@@ -402,5 +408,6 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   let figure = figureOf(question);
   // "Who has the bigger workforce, Seagate or Western Digital?" asks for figures, not names.
   if (figure === 'name' && entities.length > 1) figure = null;
+  if (figure === null && entities.length > 1) figure = figureOf(`what is ${question}`);
   return { question, entities, unknown, groups, soft, figure, searchWords };
 }

@@ -8,7 +8,6 @@ import {
   NIKE_TITLE,
   NOT_FOUND,
   statusRuns,
-  WDC_TITLE,
   writeFilings,
 } from './assistant-fixture';
 import { createHarness, STORAGES, type Harness } from './harness';
@@ -64,13 +63,17 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
     expect(chunks.length).toBeGreaterThan(10);
     const done = res.done!;
     expect(res.streamed).toBe(done.generated_answer.answer);
+    // Issue 16: HIGH only when a cited sentence states all that was asked; none of Nike's says
+    // "risk" with the currency exchange rates, so the answer is LOW.
     expect(done).toMatchObject({
       answer_type: 'ANSWER',
-      answer_quality: 'HIGH',
+      answer_quality: 'LOW',
       message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    expect(done.generated_answer.answer.startsWith('A majority of our products')).toBe(true);
+    expect(
+      done.generated_answer.answer.startsWith('We conduct transactions in various currencies'),
+    ).toBe(true);
   });
 
   it('cites, for every sentence, the passage that holds it, with every citation field', async () => {
@@ -150,9 +153,9 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
         'rates',
       ]).toContain(nikeText.slice(span.start, span.end).toLowerCase());
     }
+    // Only Nike's document was read: no follow-up points at Western Digital's.
     expect(done.followup_questions).toEqual([
-      'What does “NIKE Inc. 10-K 2023: Risk Factors” say about dollar value?',
-      'What does “Western Digital Corp 10-K 2023: Risk Factors” say about foreign currency exchange rates?',
+      'What does “NIKE Inc. 10-K 2023: Risk Factors” say about global economic?',
       'What are the key points of “NIKE Inc. 10-K 2023: Risk Factors”?',
     ]);
   });
@@ -190,10 +193,9 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
   });
 
   it('answers LOW when a word of the question is in no passage, still citing each sentence', async () => {
-    // Issue 16: the question's last term is the head of what it asks and must be held, so
-    // "Peru" (in no passage) comes before it: "How does inflation affect Nike sales in Peru?"
-    // is now declined, as no sentence holds what it asks.
-    const res = await ask(h, token, { prompt: 'How does inflation in Peru affect Nike sales?' });
+    // Issue 16: a sentence answers only when it holds what is asked (all terms but one, the
+    // question's last always), so "Peru", in no passage, is not the last word here.
+    const res = await ask(h, token, { prompt: 'How does inflation in Peru impact Nike?' });
     expect(res.done?.answer_quality).toBe('LOW');
     const { sentences } = res.done!.generated_answer;
     expect(sentences.length).toBeGreaterThan(0);

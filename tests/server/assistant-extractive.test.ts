@@ -109,7 +109,9 @@ describe('the extractive answerer', () => {
     const result = await answerer.answer(await input(question, passages), sink);
     expect(chunks.join('')).toBe(result.answer);
     expect(chunks.length).toBeGreaterThan(10);
-    expect(result.quality).toBe('HIGH');
+    // Issue 16: HIGH only when a sentence states all that was asked; none of these says "risk"
+    // with the currency exchange rates, so the answer, though on point, is LOW.
+    expect(result.quality).toBe('LOW');
     expect(result.sentences.length).toBeGreaterThanOrEqual(3);
     expect(result.sentences.length).toBeLessThanOrEqual(5);
     const lines = result.answer.split('\n').filter(Boolean);
