@@ -29,6 +29,8 @@ export type TermGroup = {
   /** The question's word. */
   word: string;
   alternatives: Alternative[];
+  /** The words, as written, that the engine is asked for (it stems them itself). */
+  search: string[];
 };
 
 export type NamedEntity = {
@@ -85,6 +87,7 @@ segment segments division divisions|reportable segments|operating segments|busin
 backlog|remaining performance obligations|order backlog
 end ends ended ending close closes
 exposure exposed expose sensitivity sensitive hypothetical
+fluctuation fluctuations volatility movement movements >swing >swings >move >moves
 currency currencies|foreign exchange|exchange rate|exchange rates
 `;
 
@@ -105,36 +108,50 @@ const FILLER = new Set(
  * ("based" asks where the headquarters are) and is not looked for in sentences, where it
  * means something else too ("based on NAND flash").
  */
-const groupsByStem = new Map<string, Alternative[]>();
+const groupsByStem = new Map<string, { alternatives: Alternative[]; search: string[] }>();
 for (const line of SYNONYM_LINES.split('\n')) {
   if (!line.trim()) continue;
   const [words, ...phrases] = line.split('|');
   const all = words.trim().split(/\s+/);
   const asWords = (w: string) => (w === '%' ? ['%'] : nameWords(w).map(stem));
+  const kept = all.filter((w) => !w.startsWith('>') && w !== '%');
   const alternatives: Alternative[] = [
     ...all.filter((w) => !w.startsWith('>')).map(asWords),
     ...phrases.map((p) => nameWords(p).map(stem)),
   ].filter((a) => a.length > 0);
+  const search = [
+    ...kept.flatMap(nameWords),
+    ...phrases.flatMap((p) => nameWords(p).filter((w) => w.length > 3 && !isStopWord(w))),
+  ];
   for (const w of all) {
     const key = asWords(w.replace(/^>/, ''));
     if (key.length !== 1) continue;
     const existing = groupsByStem.get(key[0]);
-    groupsByStem.set(key[0], existing ? [...existing, ...alternatives] : alternatives);
+    groupsByStem.set(
+      key[0],
+      existing
+        ? {
+            alternatives: [...existing.alternatives, ...alternatives],
+            search: [...existing.search, ...search],
+          }
+        : { alternatives, search },
+    );
   }
 }
 
 const groupOf = (word: string): TermGroup => {
   const s = stem(word);
-  const alternatives = groupsByStem.get(s) ?? [[s]];
+  const known = groupsByStem.get(s) ?? { alternatives: [[s]], search: [word] };
   const seen = new Set<string>();
   return {
     word,
-    alternatives: alternatives.filter((a) => {
+    alternatives: known.alternatives.filter((a) => {
       const k = a.join(' ');
       if (seen.has(k)) return false;
       seen.add(k);
       return true;
     }),
+    search: [...new Set([word, ...known.search])],
   };
 };
 
@@ -399,12 +416,10 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   });
   const searchWords = [
     ...new Set([
-      ...groups.flatMap((g) =>
-        g.alternatives.flatMap((a) => (a.length === 1 ? a : a.filter((w) => w.length > 3))),
-      ),
+      ...groups.flatMap((g) => g.search),
       ...soft.filter((w) => !FILLER.has(w) || w === 'fiscal'),
     ]),
-  ].filter((w) => w !== '%');
+  ];
   let figure = figureOf(question);
   // "Who has the bigger workforce, Seagate or Western Digital?" asks for figures, not names.
   if (figure === 'name' && entities.length > 1) figure = null;
