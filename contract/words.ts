@@ -41,12 +41,27 @@ const PLAIN_RUN = /^[a-z0-9]+$/i;
 const ONE_WORD = /^[\p{L}\p{N}]+$/u;
 const PIECE = /[\p{L}\p{N}]+/gu;
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
- * Calls `each` with every word of `text` in order and the run of the original text it came
- * from. A run that folds into several words (a letter whose folded form carries a mark no
- * letter absorbs) gives each of them its run's span.
+ * Calls `each` with every word of `text` in order and the [start, end) of the run of the
+ * original text it came from: the one tokeniser (wordsOf and wordSpans are made of it; the
+ * index reads a document through it once). A run that folds into several words (a letter
+ * whose folded form carries a mark no letter absorbs) gives each of them its run's span.
  */
-function eachWord(text: string, each: (word: string, start: number, end: number) => void) {
+export function forEachWord(
+  text: string,
+  each: (word: string, start: number, end: number) => void,
+): void {
+  if (!NON_ASCII.test(text)) {
+    // ASCII: letters and digits are [a-z0-9] once lower-cased, offsets unchanged.
+    const lower = text.toLowerCase();
+    const re = /[a-z0-9]+/g;
+    for (let m = re.exec(lower); m; m = re.exec(lower)) {
+      each(m[0], m.index, m.index + m[0].length);
+    }
+    return;
+  }
   for (const m of text.matchAll(RUN)) {
     const run = m[0];
     const start = m.index;
@@ -64,22 +79,19 @@ function eachWord(text: string, each: (word: string, start: number, end: number)
   }
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
-const ASCII_WORD = /[a-z0-9]+/g;
-
 /** The words of a text in order: lower-cased, accents folded, letters and digits. */
 export function wordsOf(text: string): string[] {
   // The same words, at once, where the text is ASCII (no accents, no other letters).
-  if (!NON_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
+  if (!NON_ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   const out: string[] = [];
-  eachWord(text, (word) => out.push(word));
+  forEachWord(text, (word) => out.push(word));
   return out;
 }
 
 /** Each word of a text with its [start, end) in the ORIGINAL text (highlights, marks). */
 export function wordSpans(text: string): WordSpan[] {
   const out: WordSpan[] = [];
-  eachWord(text, (word, start, end) => out.push({ word, start, end }));
+  forEachWord(text, (word, start, end) => out.push({ word, start, end }));
   return out;
 }
 

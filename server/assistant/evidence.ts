@@ -31,7 +31,10 @@ export type Evidence = {
   strong: boolean;
 };
 
-/** The stems of a text's words in order; "%" stands as a word of its own. */
+/**
+ * The stems of a text's words in order; "%" stands as a word of its own. Each word also
+ * stands as written, marked "=" ("=founded"), for terms whose stem is another word's too.
+ */
 export const stemSequence = (text: string): string[] => {
   const out: string[] = [];
   for (const m of text.matchAll(/%|[\p{L}\p{N}]+/gu)) {
@@ -43,6 +46,8 @@ export const stemSequence = (text: string): string[] => {
   }
   return out;
 };
+
+const writtenWords = (text: string) => nameWords(text).map((w) => `=${w}`);
 
 const holdsSequence = (seq: readonly string[], set: ReadonlySet<string>, alt: string[]) => {
   if (alt.length === 1) return set.has(alt[0]);
@@ -188,7 +193,7 @@ export function judgeSentence(
       q.unknown.some((u) => namesAny(sentence, [nameSequence(u).join(' ')]));
   }
   const seq = stemSequence(sentence);
-  const set = new Set(seq);
+  const set = new Set([...seq, ...writtenWords(sentence)]);
   const holding = q.groups.map((g) => holdsGroup(seq, set, g));
   const held = holding.filter(Boolean).length;
   // The question's last term is the head of what it asks ("on-time delivery RATE"): held always.

@@ -75,7 +75,7 @@ const SYNONYM_LINES = `
 employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
 headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
-inception >incorporated >established >organized >organised >found >founded >founding >founder|was founded|were founded|company was formed|was incorporated|were incorporated|incorporated in|was established|were established|established in|was organized|founded by|founded in 1|founded in 2
+inception >incorporated >established >organized >organised >found >founded >founding >founder =founded =founder =founders|company was formed|was incorporated|were incorporated|incorporated in|was established|were established|established in|was organized
 competitor competitors compete competes competing competition competitive rival rivals
 customer customers client clients >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
@@ -100,7 +100,8 @@ const FILLER = new Set(
   last latest year years fiscal annual annually annualized period periods its it their there
   value figure level levels size big large small stand stood see work works working versus vs
   compared compare comparison prior previous outstanding consolidated net main primary carry
-  carries hold holds owe owes expect expects spend spends pay pays principal major leading`.split(/\s+/),
+  carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
+  larger smaller higher lower more less fewer faster slower better worse`.split(/\s+/),
 );
 
 /**
@@ -113,8 +114,10 @@ for (const line of SYNONYM_LINES.split('\n')) {
   if (!line.trim()) continue;
   const [words, ...phrases] = line.split('|');
   const all = words.trim().split(/\s+/);
-  const asWords = (w: string) => (w === '%' ? ['%'] : nameWords(w).map(stem));
-  const kept = all.filter((w) => !w.startsWith('>') && w !== '%');
+  // "=founded": the word as written, where its stem is another word's too ("found").
+  const asWords = (w: string) =>
+    w === '%' ? ['%'] : w.startsWith('=') ? [w] : nameWords(w).map(stem);
+  const kept = all.filter((w) => !w.startsWith('>') && w !== '%').map((w) => w.replace(/^=/, ''));
   const alternatives: Alternative[] = [
     ...all.filter((w) => !w.startsWith('>')).map(asWords),
     ...phrases.map((p) => nameWords(p).map(stem)),
@@ -124,7 +127,7 @@ for (const line of SYNONYM_LINES.split('\n')) {
     ...phrases.flatMap((p) => nameWords(p).filter((w) => w.length > 3 && !isStopWord(w))),
   ];
   for (const w of all) {
-    const key = asWords(w.replace(/^>/, ''));
+    const key = asWords(w.replace(/^[>=]/, ''));
     if (key.length !== 1) continue;
     const existing = groupsByStem.get(key[0]);
     groupsByStem.set(
@@ -371,7 +374,7 @@ function figureOf(question: string): Figure {
   if (/\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(question)) {
     return 'percent';
   }
-  if (/\bby\s+how\s+much\b/i.test(question)) return 'change';
+  if (/\bby\s+how\s+much\b|\bhow\s+much\s+of\b/i.test(question)) return 'change';
   if (/\bhow\s+(?:much|fast|quickly)\b/i.test(question)) {
     return CHANGE.test(question) ? 'change' : MONEY.test(question) ? 'amount' : 'number';
   }

@@ -219,7 +219,7 @@ export async function retrieve(
     // Another organisation's document never answers a question about this one.
     if ((analysis.entities.length > 0 || analysis.unknown.length > 0) && !fits) return [];
     const seq = stemSequence(text);
-    const set = new Set(seq);
+    const set = new Set([...seq, ...nameWords(text).map((w) => `=${w}`)]);
     const held = analysis.groups.filter((g) => holdsGroup(seq, set, g)).length;
     const coverage = analysis.groups.length ? held / analysis.groups.length : 0;
     const score = 2 * strong + eligible + coverage + 0.5 * compact + 0.5 / (1 + c.order);

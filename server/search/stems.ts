@@ -1,4 +1,4 @@
-import { stem, wordSpans, type WordSpan } from '../../contract/words';
+import { forEachWord, stem } from '../../contract/words';
 import type { Db } from '../db/schema';
 import { countsOf } from './vocabulary';
 
@@ -29,10 +29,15 @@ const stemmed = new WeakMap<
   { of: { title: string; plain_text: string }; title: string[]; body: Stemmed }
 >();
 
-const stemSpans = (spans: WordSpan[]): Stemmed => ({
-  stems: spans.map((s) => stem(s.word)),
-  starts: spans.map((s) => s.start),
-});
+const stemmedOf = (text: string): Stemmed => {
+  const stems: string[] = [];
+  const starts: number[] = [];
+  forEachWord(text, (word, start) => {
+    stems.push(stem(word));
+    starts.push(start);
+  });
+  return { stems, starts };
+};
 
 /** The stems of a document's title and body (remembered for the same document object). */
 export function stemsOfDocument(doc: { title: string; plain_text: string }): {
@@ -44,8 +49,8 @@ export function stemsOfDocument(doc: { title: string; plain_text: string }): {
   if (!known || known.of.title !== doc.title || known.of.plain_text !== doc.plain_text) {
     known = {
       of: { title: doc.title, plain_text: doc.plain_text },
-      title: wordSpans(doc.title).map((s) => stem(s.word)),
-      body: stemSpans(wordSpans(doc.plain_text)),
+      title: stemmedOf(doc.title).stems,
+      body: stemmedOf(doc.plain_text),
     };
     stemmed.set(doc, known);
   }

@@ -25,6 +25,8 @@ describe('migrations from every domain', () => {
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
       '0012-assistant',
+      '0013-search-scoped-words',
+      '0014-entities',
       '0015-search-reindex',
     ]);
   });
@@ -67,6 +69,8 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       ...ISSUE_6_MIGRATIONS,
       '0011-search',
       '0012-assistant',
+      '0013-search-scoped-words',
+      '0014-entities',
       '0015-search-reindex',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
