@@ -127,12 +127,16 @@ function holdsCount(text: string): boolean {
   for (const m of text.matchAll(/\d[\d,.]*/g)) {
     const n = m[0].replace(/[.,]+$/, '');
     const before = text.slice(Math.max(0, m.index - 2), m.index);
+    // Part of a name ("COVID-19", "Rule 10b-5").
+    if (/[\p{L}]-?$/u.test(before)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
     if (/[$€£¥]\s?$/.test(before) || /^\s?(?:%|percent|per cent|basis)/i.test(after)) continue;
     if (/^(?:19|20)\d\d$/.test(n)) continue;
     return true;
   }
-  return /\b(?:hundred|thousand|dozen)\b/i.test(text);
+  return /\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hundred|thousand|dozen)\b/i.test(
+    text,
+  );
 }
 
 /** A place: "Beaverton, Oregon", "San Jose, CA", or a country or city the module knows. */
@@ -169,6 +173,13 @@ export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
 
 export const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.test(text);
 
+/**
+ * A comparison naming an organisation the index does not know beside known ones cannot be
+ * answered for that one: the answer declines.
+ */
+export const unanswerableComparison = (q: QuestionAnalysis) =>
+  q.entities.length > 0 && q.unknown.length > 0;
+
 export function judgeSentence(
   q: QuestionAnalysis,
   sentence: string,
@@ -176,7 +187,9 @@ export function judgeSentence(
 ): Evidence {
   let entity: string | null = null;
   let entityOk = true;
-  if (q.entities.length > 0) {
+  if (unanswerableComparison(q)) {
+    entityOk = false;
+  } else if (q.entities.length > 0) {
     const own = q.entities.find((e) => e.key === doc.entity);
     if (own) {
       entity = own.key;

@@ -105,7 +105,7 @@ export function verifyAnswer(
 }
 
 /**
- * HIGH when most claims are cited; LOW when most are not, or when the model said, as asked,
+ * HIGH when every claim is cited; LOW when some are not, or when the model said, as asked,
  * that the passages do not answer (as the extractive answerer does); GENERATIVE when the
  * answer cites nothing at all.
  */
@@ -116,7 +116,8 @@ function qualityOf(
   supported: number,
 ): AnswerQuality {
   if (!cited) return answer.trim().startsWith(NOT_FOUND.slice(0, -1)) ? 'LOW' : 'GENERATIVE';
-  return supported * 2 < claims ? 'LOW' : 'HIGH';
+  // Every claim cited: a sentence left uncited may be another organisation's figure.
+  return supported < claims ? 'LOW' : 'HIGH';
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Db } from '../db/schema';
 import {
   entitiesByAlias,
   entitiesStartingWith,
+  isCommonNameWord,
   nameWords,
   normalizedNameWord,
 } from '../search/entities';
@@ -101,7 +102,8 @@ const FILLER = new Set(
   value figure level levels size big large small stand stood see work works working versus vs
   compared compare comparison prior previous outstanding consolidated net main primary carry
   carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
-  larger smaller higher lower more less fewer faster slower better worse`.split(/\s+/),
+  larger smaller higher lower more less fewer faster slower better worse happen happens happened
+  happening filing filings form forms risk risks`.split(/\s+/),
 );
 
 /**
@@ -310,7 +312,8 @@ async function namedEntities(
   // Each filer's every alias, for finding it named in sentences.
   if (entities.size > 0) {
     for (const e of entities.values()) {
-      if (!e.aliases.includes(e.key)) e.aliases.push(e.key);
+      // Its key names it too, unless it is one common word ("news" of News Corp).
+      if (!e.aliases.includes(e.key) && !isCommonNameWord(e.key)) e.aliases.push(e.key);
     }
   }
   return { entities: [...entities.values()], used };
@@ -380,11 +383,14 @@ function figureOf(question: string): Figure {
   }
   if (/\bhow\s+(?:large|big|high|low)\b/i.test(question)) return 'number';
   if (WHAT_IS.test(question) || /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)) {
-    if (RATIO.test(question)) return 'number';
-    if (CHANGE.test(question)) return 'change';
-    if (COUNTED.test(question)) return 'count';
-    if (MONEY.test(question)) return 'amount';
-    if (/\b(?:rates?|ratios?|count|number|price|eps)\b/i.test(question)) return 'number';
+    // What is asked is named before the first preposition: "What are Nike's RISKS from
+    // exchange rates" asks for risks, not a rate; "What was its REVENUE in 2023", a figure.
+    const head = question.split(/\b(?:of|from|in|on|to|for|at|with|about|by|during|over|under|between|among|within)\b/i)[0];
+    if (RATIO.test(head)) return 'number';
+    if (CHANGE.test(head)) return 'change';
+    if (COUNTED.test(head)) return 'count';
+    if (MONEY.test(head)) return 'amount';
+    if (/\b(?:rates?|ratios?|count|number|price|eps)\b/i.test(head)) return 'number';
   }
   return null;
 }
@@ -396,7 +402,10 @@ const WHEN = /\b(?:at|by|as\s+of)\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b/gi;
 export async function analyseQuestion(db: Db, question: string): Promise<QuestionAnalysis> {
   const tokens = tokensOf(question.replace(WHEN, (m) => ' '.repeat(m.length)));
   const { entities, used } = await namedEntities(db, tokens);
-  const unknown = entities.length > 0 ? [] : unknownNames(tokens, used);
+  // An organisation the index does not know counts when no known one is named, or when the
+  // question compares ("Compare Western Digital and Kioxia": Kioxia must be answered too).
+  const comparing = /^\s*compare\b|\bvs\.?\s|\bversus\b|\bcompared?\s+(?:to|with)\b/i.test(question);
+  const unknown = entities.length > 0 && !comparing ? [] : unknownNames(tokens, used);
   const unknownWords = new Set(unknown.flatMap((u) => nameWords(u)));
   const groups: TermGroup[] = [];
   const soft: string[] = [];

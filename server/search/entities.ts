@@ -79,6 +79,9 @@ const COMMON = new Set(
   companies corp corporation inc ltd limited plc co`.split(/\s+/),
 );
 
+/** Whether a one-word name is a common word ("news"), too common to name anyone alone. */
+export const isCommonNameWord = (key: string) => COMMON.has(key);
+
 /** Folded lower-case words of letters and digits (the original text's word boundaries). */
 export const nameWords = (text: string): string[] =>
   (
