@@ -385,7 +385,9 @@ function figureOf(question: string): Figure {
   if (WHAT_IS.test(question) || /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)) {
     // What is asked is named before the first preposition: "What are Nike's RISKS from
     // exchange rates" asks for risks, not a rate; "What was its REVENUE in 2023", a figure.
-    const head = question.split(/\b(?:of|from|in|on|to|for|at|with|about|by|during|over|under|between|among|within)\b/i)[0];
+    const head = question.split(
+      /(?<![\w-])(?:of|from|in|on|to|for|at|with|about|by|during|over|under|between|among|within)(?![\w-])/i,
+    )[0];
     if (RATIO.test(head)) return 'number';
     if (CHANGE.test(head)) return 'change';
     if (COUNTED.test(head)) return 'count';
