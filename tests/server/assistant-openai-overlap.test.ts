@@ -79,6 +79,13 @@ describe('verifyAnswer', () => {
       ['Infosys signed a banking contract.', [2]],
       ['The dividend was Rs 6 per share.', []],
     ]);
+    // Issue 16: a claim left uncited may be another organisation's figure: not HIGH.
+    expect(v.quality).toBe('LOW');
+  });
+
+  it('is HIGH when every claim is cited', () => {
+    const v = verifyAnswer('Tata Motors grew profit 12% on electric vehicle demand [1].', passages);
+    expect(v.sentences.map((s) => s.cites.map((c) => c.n))).toEqual([[1]]);
     expect(v.quality).toBe('HIGH');
   });
 
