@@ -92,7 +92,9 @@ export function holdsNumber(text: string): boolean {
 
 /** Capitalised words no organisation is called by: a sentence's own openers and pronouns. */
 const NOT_A_NAME = new Set(
-  'we our us the a an in as and for to of it its this these they their company companies i'.split(' '),
+  'we our us the a an in as and for to of it its this these they their company companies i'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -119,7 +121,8 @@ export function holdsName(text: string, q: QuestionAnalysis): boolean {
   });
 }
 
-const AMOUNT = /[$€£¥]\s?\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
+const AMOUNT =
+  /[$€£¥]\s?\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
 const PERCENT = /\d\s?(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|basis\s+points?\b)/i;
 
 /** A count: a number that is no amount of money, no percentage and not only a year. */
@@ -144,7 +147,9 @@ export function holdsPlace(text: string): boolean {
   if (/\b\p{Lu}[\p{L}.]+(?:\s\p{Lu}[\p{L}.]+)*,\s(?:\p{Lu}[\p{Ll}]+|\p{Lu}{2})\b/u.test(text)) {
     return true;
   }
-  return [...text.matchAll(/\b\p{Lu}[\p{Ll}]+/gu)].some((m, i) => i > 0 && isNotOrganisation(m[0].toLowerCase()) && m[0].length > 3);
+  return [...text.matchAll(/\b\p{Lu}[\p{Ll}]+/gu)].some(
+    (m, i) => i > 0 && isNotOrganisation(m[0].toLowerCase()) && m[0].length > 3,
+  );
 }
 
 /** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
@@ -202,8 +207,7 @@ export function judgeSentence(
     entityOk = entity !== null;
   } else if (q.unknown.length > 0) {
     entityOk =
-      doc.entity === null &&
-      q.unknown.some((u) => namesAny(sentence, [nameSequence(u).join(' ')]));
+      doc.entity === null && q.unknown.some((u) => namesAny(sentence, [nameSequence(u).join(' ')]));
   }
   const seq = stemSequence(sentence);
   const set = new Set([...seq, ...writtenWords(sentence)]);
@@ -236,7 +240,9 @@ export function passageFits(
     );
   }
   if (q.unknown.length > 0) {
-    return p.entity === null && q.unknown.some((u) => namesAny(p.text, [nameSequence(u).join(' ')]));
+    return (
+      p.entity === null && q.unknown.some((u) => namesAny(p.text, [nameSequence(u).join(' ')]))
+    );
   }
   return true;
 }

@@ -186,7 +186,8 @@ export function readPassages(
   const figures = (c: Candidate) => (c.text.match(/\d[\d,.]*\d|\d/g) ?? []).sort().join(' ');
   const stating = candidates.filter((c) => c.evidence.strong);
   const agree = (key: string | null) =>
-    new Set(stating.filter((c) => key === null || c.evidence.entity === key).map(figures)).size <= 1;
+    new Set(stating.filter((c) => key === null || c.evidence.entity === key).map(figures)).size <=
+    1;
   const strong =
     named.length > 1
       ? named.every(
@@ -194,6 +195,7 @@ export function readPassages(
             chosen.some((c) => c.evidence.entity === key && c.evidence.strong) &&
             (analysis.figure === null || analysis.figure === 'name' || agree(key)),
         )
-      : chosen[0].evidence.strong && (analysis.figure === null || analysis.figure === 'name' || agree(null));
+      : chosen[0].evidence.strong &&
+        (analysis.figure === null || analysis.figure === 'name' || agree(null));
   return { terms, chosen, coverage: sumOf(held, weight) / whole, strong };
 }

@@ -45,15 +45,7 @@ export type NamedEntity = {
 
 /** What the answer must hold: a figure of a kind, a date, or (who competes...) a name. */
 export type Figure =
-  | 'number'
-  | 'count'
-  | 'amount'
-  | 'percent'
-  | 'change'
-  | 'date'
-  | 'place'
-  | 'name'
-  | null;
+  'number' | 'count' | 'amount' | 'percent' | 'change' | 'date' | 'place' | 'name' | null;
 
 export type QuestionAnalysis = {
   question: string;
@@ -333,7 +325,8 @@ function unknownNames(tokens: Token[], used: Set<number>): string[] {
   };
   tokens.forEach((t, i) => {
     // A possessive names an owner even in lower case ("adidas's competitors").
-    const owner = t.possessive && !FILLER.has(t.lower) && !isStopWord(t.lower) && t.lower.length > 2;
+    const owner =
+      t.possessive && !FILLER.has(t.lower) && !isStopWord(t.lower) && t.lower.length > 2;
     const candidate =
       !used.has(i) &&
       (isCapitalised(t) || owner || (run.length > 0 && ORG_SUFFIX.test(t.text))) &&
@@ -354,7 +347,8 @@ function unknownNames(tokens: Token[], used: Set<number>): string[] {
 
 const MONEY =
   /\b(?:revenues?|sales|income|profits?|earnings|debt|borrowings|backlog|cash|dividends?|ebitda|capex|expenses?|costs?|assets|liabilities|inventor(?:y|ies)|spend(?:ing)?|investments?|obligations|balance|value|price)\b/i;
-const COUNTED = /\b(?:headcount|employees|workforce|staff|people|customers|stores|subscribers|users)\b/i;
+const COUNTED =
+  /\b(?:headcount|employees|workforce|staff|people|customers|stores|subscribers|users)\b/i;
 const RATIO = /\b(?:rates?|ratios?|percentage|percent|share|margins?|growth|stake)\b/i;
 const CHANGE =
   /\b(?:grow|grew|growth|rise|rose|increase[ds]?|fall|fell|decline[ds]?|drop(?:ped)?|change[ds]?|shrink|shrank)\b/i;
@@ -374,7 +368,11 @@ function figureOf(question: string): Figure {
   if (PLACE.test(question)) return 'place';
   if (NAME.test(question)) return 'name';
   if (/\bhow\s+many\b/i.test(question)) return 'count';
-  if (/\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(question)) {
+  if (
+    /\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(
+      question,
+    )
+  ) {
     return 'percent';
   }
   if (/\bby\s+how\s+much\b|\bhow\s+much\s+of\b/i.test(question)) return 'change';
@@ -382,7 +380,10 @@ function figureOf(question: string): Figure {
     return CHANGE.test(question) ? 'change' : MONEY.test(question) ? 'amount' : 'number';
   }
   if (/\bhow\s+(?:large|big|high|low)\b/i.test(question)) return 'number';
-  if (WHAT_IS.test(question) || /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)) {
+  if (
+    WHAT_IS.test(question) ||
+    /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)
+  ) {
     // What is asked is named before the first preposition: "What are Nike's RISKS from
     // exchange rates" asks for risks, not a rate; "What was its REVENUE in 2023", a figure.
     const head = question.split(
@@ -406,7 +407,9 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   const { entities, used } = await namedEntities(db, tokens);
   // An organisation the index does not know counts when no known one is named, or when the
   // question compares ("Compare Western Digital and Kioxia": Kioxia must be answered too).
-  const comparing = /^\s*compare\b|\bvs\.?\s|\bversus\b|\bcompared?\s+(?:to|with)\b/i.test(question);
+  const comparing = /^\s*compare\b|\bvs\.?\s|\bversus\b|\bcompared?\s+(?:to|with)\b/i.test(
+    question,
+  );
   const unknown = entities.length > 0 && !comparing ? [] : unknownNames(tokens, used);
   const unknownWords = new Set(unknown.flatMap((u) => nameWords(u)));
   const groups: TermGroup[] = [];

@@ -178,7 +178,11 @@ export async function retrieve(
   for (const c of candidates) {
     const key = `${c.hit.document_id}:${c.hit.start}`;
     const seen = unique.get(key);
-    if (!seen || (c.primary && !seen.primary) || (c.primary === seen.primary && c.order < seen.order)) {
+    if (
+      !seen ||
+      (c.primary && !seen.primary) ||
+      (c.primary === seen.primary && c.order < seen.order)
+    ) {
       unique.set(key, c);
     }
   }

@@ -170,7 +170,8 @@ export function filerInTitle(title: string): string | null {
   const words = name.split(/\s+/);
   // A name: one to eight words, the first capitalised (not "Our annual report").
   if (words.length === 0 || words.length > 8 || !/^[\p{Lu}\p{N}]/u.test(name)) return null;
-  if (/^(?:the|our|this|a|an|new|latest|recent)$/i.test(words[0]) && words.length === 1) return null;
+  if (/^(?:the|our|this|a|an|new|latest|recent)$/i.test(words[0]) && words.length === 1)
+    return null;
   return name;
 }
 
