@@ -29,6 +29,8 @@ export type Evidence = {
   eligible: boolean;
   /** It states what was asked about the named organisation: every term and the figure. */
   strong: boolean;
+  /** A figure stands within three words of a word asked about ("83,700 employees"). */
+  near: boolean;
 };
 
 /**
@@ -78,10 +80,20 @@ const NUMBER_WORDS =
 const MONTHS =
   /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 
-/** A figure: an amount, a percentage, a count; a year alone is not one. */
+/** The day of a date ("April 28, 2023", "28 April"): no figure. */
+const DAY_BEFORE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$/i;
+const dayOfDate = (text: string, at: number, n: string) =>
+  /^\d{1,2}$/.test(n) &&
+  (DAY_BEFORE.test(text.slice(Math.max(0, at - 12), at)) ||
+    /^\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(
+      text.slice(at + n.length, at + n.length + 12),
+    ));
+
+/** A figure: an amount, a percentage, a count; a year or a date's day alone is not one. */
 export function holdsNumber(text: string): boolean {
   for (const m of text.matchAll(/\d[\d,.]*/g)) {
     const n = m[0].replace(/[.,]+$/, '');
+    if (dayOfDate(text, m.index, n)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 10);
     const before = text[m.index - 1] ?? '';
     const isYear = /^(?:19|20)\d\d$/.test(n) && !/^\s*(?:%|percent)/.test(after) && before !== '$';
@@ -130,8 +142,8 @@ function holdsCount(text: string): boolean {
   for (const m of text.matchAll(/\d[\d,.]*/g)) {
     const n = m[0].replace(/[.,]+$/, '');
     const before = text.slice(Math.max(0, m.index - 2), m.index);
-    // Part of a name ("COVID-19", "Rule 10b-5").
-    if (/[\p{L}]-?$/u.test(before)) continue;
+    // Part of a name ("COVID-19", "Rule 10b-5"), or a date's day.
+    if (/[\p{L}]-?$/u.test(before) || dayOfDate(text, m.index, n)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
     if (/[$€£¥]\s?$/.test(before) || /^\s?(?:%|percent|per cent|basis)/i.test(after)) continue;
     if (/^(?:19|20)\d\d$/.test(n)) continue;
@@ -185,6 +197,19 @@ export const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\
 export const unanswerableComparison = (q: QuestionAnalysis) =>
   q.entities.length > 0 && q.unknown.length > 0;
 
+/** Whether a number stands within three words of a word of the question's groups. */
+function nearFigure(q: QuestionAnalysis, seq: readonly string[]): boolean {
+  if (q.figure === null || q.figure === 'name' || q.figure === 'place') return false;
+  const terms = new Set(q.groups.flatMap((g) => g.alternatives.map((a) => a[0])));
+  const numbers: number[] = [];
+  const asked: number[] = [];
+  seq.forEach((w, i) => {
+    if (/^\d/.test(w) || w === '%') numbers.push(i);
+    if (terms.has(w)) asked.push(i);
+  });
+  return numbers.some((n) => asked.some((a) => Math.abs(a - n) <= 3));
+}
+
 export function judgeSentence(
   q: QuestionAnalysis,
   sentence: string,
@@ -220,7 +245,7 @@ export function judgeSentence(
   const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
   const eligible = entityOk && figure && head && held >= needed && (held > 0 || n === 0);
   const strong = eligible && q.groups.length > 0 && held === q.groups.length;
-  return { entity, entityOk, held, figure, eligible, strong };
+  return { entity, entityOk, held, figure, eligible, strong, near: eligible && nearFigure(q, seq) };
 }
 
 /**

@@ -141,8 +141,9 @@ export function readPassages(
       // Better-ranked passages first among equals; long sentences read worse.
       const rankBonus = 0.05 * (1 - s.rank / passages.length);
       const lengthCost = 0.002 * Math.max(0, s.words.size - 35);
+      const near = s.evidence.near ? 0.3 : 0;
       const score =
-        (s.evidence.strong ? 1 : 0) + terms + 0.5 * (held / whole) + rankBonus - lengthCost;
+        (s.evidence.strong ? 1 : 0) + terms + near + 0.5 * (held / whole) + rankBonus - lengthCost;
       return { ...s, coverage, score };
     })
     .filter((c) => analysis.groups.length > 0 || c.coverage >= MIN_COVERAGE)
