@@ -236,16 +236,33 @@ export function judgeSentence(
   }
   const seq = stemSequence(sentence);
   const set = new Set([...seq, ...writtenWords(sentence)]);
-  const holding = q.groups.map((g) => holdsGroup(seq, set, g));
-  const held = holding.filter(Boolean).length;
-  // The question's last term is the head of what it asks ("on-time delivery RATE"): held always.
-  const head = q.groups.length === 0 || holding[holding.length - 1];
-  const figure = holdsFigure(sentence, q);
-  const n = q.groups.length;
-  const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
-  const eligible = entityOk && figure && head && held >= needed && (held > 0 || n === 0);
-  const strong = eligible && q.groups.length > 0 && held === q.groups.length;
-  return { entity, entityOk, held, figure, eligible, strong, near: eligible && nearFigure(q, seq) };
+  const held = q.groups.filter((g) => holdsGroup(seq, set, g)).length;
+  // Each part of a question ("How much did sales grow, and what drove it?") is answered on its
+  // own: a sentence may answer either; the first part's is what a strong answer states.
+  const parts = q.parts ?? [{ groups: q.groups, figure: q.figure }];
+  const judged = parts.map((part) => {
+    const holding = part.groups.map((g) => holdsGroup(seq, set, g));
+    const n = holding.length;
+    const count = holding.filter(Boolean).length;
+    // The part's last term is the head of what it asks ("on-time delivery RATE"): held always.
+    const head = n === 0 || holding[n - 1];
+    const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
+    const figure = holdsFigure(sentence, { ...q, figure: part.figure });
+    const eligible = entityOk && figure && head && count >= needed && (count > 0 || n === 0);
+    return { figure, eligible, strong: eligible && n > 0 && count === n };
+  });
+  const figure = judged[0].figure;
+  const eligible = judged.some((j) => j.eligible);
+  const strong = judged[0].strong;
+  return {
+    entity,
+    entityOk,
+    held,
+    figure,
+    eligible,
+    strong,
+    near: judged[0].eligible && nearFigure(q, seq),
+  };
 }
 
 /**

@@ -54,6 +54,11 @@ export type QuestionAnalysis = {
   unknown: string[];
   /** What the question asks (every group must be held for a HIGH answer). */
   groups: TermGroup[];
+  /**
+   * A question of two parts ("How much did sales grow, and what drove it?"): each part's groups
+   * and figure, the first part first. Absent: one part (`groups`, `figure`).
+   */
+  parts?: Array<{ groups: TermGroup[]; figure: Figure }>;
   /** Words that help ranking only: years, "fiscal", "annual". */
   soft: string[];
   figure: Figure;
@@ -66,7 +71,7 @@ export type QuestionAnalysis = {
 
 const SYNONYM_LINES = `
 employee employees employ employs employed employing people person persons headcount workforce staff personnel >worker >workers >work|full-time employees|team members
-headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters
+headquarters headquartered headquarter >based >located >hq >office|head office|principal executive offices|principal executive office|corporate headquarters|world headquarters|based in|located in
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
 inception >incorporated >established >organized >organised >found >founded >founding >founder =founded =founder =founders|company was formed|was incorporated|were incorporated|incorporated in|was established|were established|established in|was organized
 competitor competitors compete competes competing competition competitive rival rivals
@@ -399,6 +404,10 @@ function figureOf(question: string): Figure {
 }
 
 /** Reads a question (see the module's comment); looks its names up in the index. */
+/** A second question joined to the first. */
+const SECOND_PART =
+  /,?\s+and\s+(?=(?:what|how|why|who|where|when|which|did|does|do|is|are|was|were)\b)/i;
+
 /** When, not what: "at the end of fiscal 2023" asks for nothing to be held. */
 const WHEN = /\b(?:at|by|as\s+of)\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b/gi;
 
@@ -415,6 +424,10 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   const groups: TermGroup[] = [];
   const soft: string[] = [];
   const seen = new Set<string>();
+  // Where a second question starts: ", and what drove it?".
+  const second = SECOND_PART.exec(question);
+  const boundary = second ? second.index : question.length;
+  const firstGroups: TermGroup[] = [];
   tokens.forEach((t, i) => {
     if (used.has(i)) return;
     for (const word of nameWords(t.text)) {
@@ -428,7 +441,9 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
         soft.push(word);
         continue;
       }
-      groups.push(groupOf(word));
+      const group = groupOf(word);
+      groups.push(group);
+      if (t.start < boundary) firstGroups.push(group);
     }
   });
   const searchWords = [
@@ -441,5 +456,11 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   // "Who has the bigger workforce, Seagate or Western Digital?" asks for figures, not names.
   if (figure === 'name' && entities.length > 1) figure = null;
   if (figure === null && entities.length > 1) figure = figureOf(`what is ${question}`);
+  if (second && firstGroups.length > 0 && firstGroups.length < groups.length) {
+    const rest = groups.filter((g) => !firstGroups.includes(g));
+    const first = { groups: firstGroups, figure: figureOf(question.slice(0, boundary)) };
+    const parts = [first, { groups: rest, figure: figureOf(question.slice(boundary)) }];
+    return { question, entities, unknown, groups, soft, figure: first.figure, searchWords, parts };
+  }
   return { question, entities, unknown, groups, soft, figure, searchWords };
 }

@@ -231,7 +231,9 @@ export async function retrieve(
   });
 
   const entities = analysis.entities.length;
-  const budget = entities > 1 ? Math.min(MAX_READ, PER_ENTITY * entities) : ASK_PASSAGES;
+  // More for a comparison (each organisation's share) and for a question of two parts.
+  const parts = analysis.parts?.length ?? 1;
+  const budget = Math.min(MAX_READ, entities > 1 ? PER_ENTITY * entities : ASK_PASSAGES * parts);
   const ranked = scored.sort(
     (a, b) => b.score - a.score || a.c.order - b.c.order || a.c.search - b.c.search,
   );

@@ -133,4 +133,20 @@ describe('what a sentence must hold', () => {
       true,
     );
   });
+
+  it('answers each part of a two-part question on its own', async () => {
+    const q = await analyseQuestion(
+      h.db,
+      "How much did Nike's sales grow in fiscal 2023, and what drove it?",
+    );
+    expect(q.parts?.map((p) => [p.groups.map((g) => g.word), p.figure])).toEqual([
+      [['sales', 'grow'], 'change'],
+      [['drove'], null],
+    ]);
+    const doc = { entity: null, title: 'Nike news' };
+    const growth = judgeSentence(q, 'Nike sales grew 10% in fiscal 2023.', doc);
+    expect([growth.eligible, growth.strong]).toEqual([true, true]);
+    const cause = judgeSentence(q, 'Nike said demand for running shoes drove the year.', doc);
+    expect([cause.eligible, cause.strong]).toEqual([true, false]);
+  });
 });
