@@ -52,18 +52,15 @@ export function allOf(words: readonly string[]): SearchExpr | null {
   return terms.length === 1 ? terms[0] : { type: 'and', items: terms };
 }
 
-/**
- * A question word: `word` as written (folded, lower case) and its `stem`, by which a text
- * holds it (`holds`). `forms` is only `{word}`, kept while callers still read it: the engine's
- * termDocs answers a word by its stem, so `termDocs(forms)` counts the stem's documents.
- */
-export type QuestionTerm = { word: string; stem: string; forms: ReadonlySet<string> };
+/** A question word: `word` as written (folded, lower case) and its `stem`, by which a text
+ * holds it (`holds`). */
+export type QuestionTerm = { word: string; stem: string };
 
 /** The question's content words (at most MAX_QUERY_WORDS, one per stem) as terms. */
 export const questionTerms = (question: string): QuestionTerm[] =>
   contentWords(question)
     .slice(0, MAX_QUERY_WORDS)
-    .map((word) => ({ word, stem: stem(word), forms: new Set([word]) }));
+    .map((word) => ({ word, stem: stem(word) }));
 
 /** The STEMS of a text's words, as a set, for matching question terms against it. */
 export const wordSet = (text: string): Set<string> => {

@@ -110,9 +110,6 @@ export async function searchAnswer(
   const corrected =
     body.spell_correct && body.q.trim() && !isEmptyScope(scope)
       ? await correctSpelling(db, kit.engine, body.q, {
-          // Words match by stem, and the engine's termDocs counts a word's stem: a word whose
-          // stem is common is never "fixed", so no word of the same stem can be offered.
-          forms: (word) => [word],
           scope,
           visible: async (word) => {
             const probe = await kit.engine.search(db, {

@@ -91,8 +91,6 @@ const correctableWords = (q: string): WordAt[] =>
 const VISIBLE_TRIES = 3;
 
 export type SpellOptions = {
-  /** The forms a word already matches (the engines' inflection expansion): never a "fix". */
-  forms: (word: string) => readonly string[];
   /**
    * The search's scope: its private sources' and the user's own documents' words are read
    * too (`scopedVocabularies`). Without it, the public vocabulary alone.
@@ -122,7 +120,6 @@ export async function correctSpelling(
   for (const word of distinct) {
     let own = docs.get(word) ?? 0;
     if (own > RARE_DOCS) continue;
-    const same = new Set(opts.forms(word));
     const max = allowedDistance(word);
     const similar = await similarOf(db, engine, keys, word);
     // The engine counts a word's stem, the scoped vocabularies surface words: the user's
@@ -133,7 +130,6 @@ export async function correctSpelling(
       .filter(
         (c) =>
           c.term !== word &&
-          !same.has(c.term) &&
           // A form of the word is no fix: the word already matches it.
           !sameWord(c.term, word) &&
           c.docs >= Math.max(1, own * MORE_COMMON) &&
