@@ -169,6 +169,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       figure: true,
       eligible: false,
       strong: false,
+      near: false,
     });
     expect(
       judgeSentence(
@@ -183,6 +184,8 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       figure: true,
       eligible: true,
       strong: true,
+      // The count stands beside the word asked about ("83,700 employees").
+      near: true,
     });
     expect(judgeSentence(q, NIKE_EMPLOYEES, nikeDoc)).toMatchObject({
       eligible: true,
@@ -198,6 +201,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       figure: false,
       eligible: false,
       strong: false,
+      near: false,
     });
     // A document of no one (news) answers where its sentence names the organisation.
     const news = { entity: null, title: 'Sportswear makers add staff' };
@@ -214,6 +218,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       figure: true,
       eligible: true,
       strong: true,
+      near: true,
     });
     expect(
       judgeSentence(q, 'Adidas had about 59,000 employees at the end of 2022, it said.', news),
