@@ -100,7 +100,7 @@ const FILLER = new Set(
   compared compare comparison prior previous outstanding consolidated net main primary carry
   carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
   larger smaller higher lower more less fewer faster slower better worse happen happens happened
-  happening filing filings form forms risk risks`.split(/\s+/),
+  happening filing filings form forms risk risks kind kinds type types sort sorts`.split(/\s+/),
 );
 
 /**
@@ -292,14 +292,20 @@ async function namedEntities(
     }
   }
   // A ticker the index does not list: capitals whose letters spell, in order, exactly one
-  // known filer's name from its first letter (NKE: Nike; FDX: FedEx).
+  // known one-word filer's name from its first letter (NKE: Nike; FDX: FedEx), or that start
+  // with the initials of a name of more words (PANW); capitals followed by a capitalised word
+  // are a name of their own ("REA Group").
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (used.has(i) || !isCaps(t) || t.lower.length < 2 || t.lower.length > 5) continue;
     if (ACRONYMS.has(t.lower) || !/^[a-z]+$/.test(t.lower)) continue;
-    const candidates = (await entitiesStartingWith(db, t.lower[0])).filter((c) =>
-      subsequence(t.lower.slice(1), c.key.replace(/\s+/g, '').slice(1)),
-    );
+    if (tokens[i + 1] && isCapitalised(tokens[i + 1]) && !used.has(i + 1)) continue;
+    const candidates = (await entitiesStartingWith(db, t.lower[0])).filter((c) => {
+      const words = c.key.split(' ');
+      return words.length === 1
+        ? subsequence(t.lower.slice(1), c.key.slice(1))
+        : t.lower.startsWith(words.map((w) => w[0]).join('')); // PANW: Palo Alto Networks
+    });
     if (candidates.length !== 1) continue;
     used.add(i);
     const c = candidates[0];
