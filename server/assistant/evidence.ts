@@ -31,6 +31,8 @@ export type Evidence = {
   strong: boolean;
   /** A figure stands within three words of a word asked about ("83,700 employees"). */
   near: boolean;
+  /** Per part of the question (question.ts parts), whether it states all of that part. */
+  strongParts: boolean[];
 };
 
 /**
@@ -113,11 +115,18 @@ const NOT_A_NAME = new Set(
  * A name other than the organisation asked about: a capitalised word past the sentence's first
  * ("We compete with Adidas"), not one of the question's organisations' own words.
  */
-export function holdsName(text: string, q: QuestionAnalysis): boolean {
+export function holdsName(text: string, q: QuestionAnalysis, groups = q.groups): boolean {
   const own = new Set(q.entities.flatMap((e) => e.aliases.flatMap((a) => a.split(' '))));
   const words = [...text.matchAll(/[\p{L}][\p{L}\p{N}&.-]*/gu)].map((m) => m[0]);
+  // Named after what is asked ("we compete with Adidas", "our largest customer, Nokia"), not
+  // before it ("Jurisdictions such as China ... competition").
+  const asked = new Set(groups.flatMap((g) => g.alternatives.map((a) => a[0])));
+  const from = asked.size
+    ? words.findIndex((w) => nameWords(w).some((x) => asked.has(stem(x))))
+    : 0;
+  if (from < 0) return false;
   return words.some((w, i) => {
-    if (i === 0) return false;
+    if (i === 0 || i <= from) return false;
     const lower = nameWords(w)[0] ?? '';
     const previous = nameWords(words[i - 1])[0] ?? '';
     // Not an acronym of the trade (HDD, SSD, SaaS), not the organisation's own ("FedEx Express").
@@ -165,7 +174,11 @@ export function holdsPlace(text: string): boolean {
 }
 
 /** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
-export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
+export function holdsFigure(
+  sentence: string,
+  q: QuestionAnalysis,
+  groups: TermGroup[] = q.groups,
+): boolean {
   switch (q.figure) {
     case null:
       return true;
@@ -182,7 +195,7 @@ export function holdsFigure(sentence: string, q: QuestionAnalysis): boolean {
     case 'date':
       return holdsDate(sentence);
     case 'name':
-      return holdsName(sentence, q);
+      return holdsName(sentence, q, groups);
     case 'place':
       return holdsPlace(sentence);
   }
@@ -247,13 +260,14 @@ export function judgeSentence(
     // The part's last term is the head of what it asks ("on-time delivery RATE"): held always.
     const head = n === 0 || holding[n - 1];
     const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);
-    const figure = holdsFigure(sentence, { ...q, figure: part.figure });
+    const figure = holdsFigure(sentence, { ...q, figure: part.figure }, part.groups);
     const eligible = entityOk && figure && head && count >= needed && (count > 0 || n === 0);
     return { figure, eligible, strong: eligible && n > 0 && count === n };
   });
   const figure = judged[0].figure;
   const eligible = judged.some((j) => j.eligible);
   const strong = judged[0].strong;
+  const strongParts = judged.map((j) => j.strong);
   return {
     entity,
     entityOk,
@@ -262,6 +276,7 @@ export function judgeSentence(
     eligible,
     strong,
     near: judged[0].eligible && nearFigure(q, seq),
+    strongParts,
   };
 }
 

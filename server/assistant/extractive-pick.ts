@@ -198,6 +198,10 @@ export function readPassages(
             (analysis.figure === null || analysis.figure === 'name' || agree(key)),
         )
       : chosen[0].evidence.strong &&
-        (analysis.figure === null || analysis.figure === 'name' || agree(null));
+        (analysis.figure === null || analysis.figure === 'name' || agree(null)) &&
+        // Each part of a two-part question stated by a sentence of the answer.
+        chosen[0].evidence.strongParts.every((_, i) =>
+          chosen.some((c) => c.evidence.strongParts[i]),
+        );
   return { terms, chosen, coverage: sumOf(held, weight) / whole, strong };
 }
