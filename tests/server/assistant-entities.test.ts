@@ -170,6 +170,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       eligible: false,
       strong: false,
       near: false,
+      strongParts: [false],
     });
     expect(
       judgeSentence(
@@ -186,6 +187,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       strong: true,
       // The count stands beside the word asked about ("83,700 employees").
       near: true,
+      strongParts: [true],
     });
     expect(judgeSentence(q, NIKE_EMPLOYEES, nikeDoc)).toMatchObject({
       eligible: true,
@@ -202,6 +204,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       eligible: false,
       strong: false,
       near: false,
+      strongParts: [false],
     });
     // A document of no one (news) answers where its sentence names the organisation.
     const news = { entity: null, title: 'Sportswear makers add staff' };
@@ -219,6 +222,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       eligible: true,
       strong: true,
       near: true,
+      strongParts: [true],
     });
     expect(
       judgeSentence(q, 'Adidas had about 59,000 employees at the end of 2022, it said.', news),
