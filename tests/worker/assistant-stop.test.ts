@@ -90,8 +90,9 @@ describe('ask.stop', () => {
     await tab.waitFor(streamingSome(first.messageId));
 
     fake.setScript({ reply: FAST_REPLY });
+    // A question the documents answer (issue 16: the model is not asked when none does).
     const second = await tab.api.call('ask.send', {
-      prompt: 'Where do quokkas live?',
+      prompt: 'How many quokkas were counted on Rottnest Island?',
       sessionId: first.sessionId,
       scope: ALL,
     });
@@ -103,8 +104,8 @@ describe('ask.stop', () => {
     expect(chat.messages.map((m) => [m.type, m.prompt])).toEqual([
       ['user', 'What do quokkas eat?'],
       ['bot', 'What do quokkas eat?'],
-      ['user', 'Where do quokkas live?'],
-      ['bot', 'Where do quokkas live?'],
+      ['user', 'How many quokkas were counted on Rottnest Island?'],
+      ['bot', 'How many quokkas were counted on Rottnest Island?'],
     ]);
     expect(botOf(chat, first.messageId)).toMatchObject({
       phase: 'stopped',
@@ -120,7 +121,7 @@ describe('ask.stop', () => {
     const session = await serverSession(user, first.sessionId, (s) => s.state.messages.length > 1);
     expect(Object.fromEntries(session.state.messages.map((m) => [m.prompt, m.status]))).toEqual({
       'What do quokkas eat?': 'stopped',
-      'Where do quokkas live?': 'done',
+      'How many quokkas were counted on Rottnest Island?': 'done',
     });
   });
 });
