@@ -11,7 +11,10 @@ export const HOME_ID = 'home';
 
 export const MAX_PROMPT_CHARS = 4_000;
 export const MAX_ASK_DOCUMENTS = 50;
-/** Passages the answerers read at most for one question. */
+/**
+ * Passages the answerers read for a question; a comparison or a question of two parts reads up
+ * to twice as many (server/assistant/retrieve.ts).
+ */
 export const ASK_PASSAGES = 12;
 
 // ---------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ export const holdsGroup = (seq: readonly string[], set: ReadonlySet<string>, g: 
 const nameSequence = (text: string) => nameWords(text).map(normalizedNameWord);
 
 /** Whether a text names one of the aliases (word runs). */
-export function namesAny(text: string, aliases: readonly string[]): boolean {
+function namesAny(text: string, aliases: readonly string[]): boolean {
   if (aliases.length === 0) return false;
   const words = nameSequence(text);
   const joined = ` ${words.join(' ')} `;
@@ -115,7 +115,7 @@ const NOT_A_NAME = new Set(
  * A name other than the organisation asked about: a capitalised word past the sentence's first
  * ("We compete with Adidas"), not one of the question's organisations' own words.
  */
-export function holdsName(text: string, q: QuestionAnalysis, groups = q.groups): boolean {
+function holdsName(text: string, q: QuestionAnalysis, groups = q.groups): boolean {
   const own = new Set(q.entities.flatMap((e) => e.aliases.flatMap((a) => a.split(' '))));
   const words = [...text.matchAll(/[\p{L}][\p{L}\p{N}&.-]*/gu)].map((m) => m[0]);
   // Named after what is asked ("we compete with Adidas", "our largest customer, Nokia"), not
@@ -164,7 +164,7 @@ function holdsCount(text: string): boolean {
 }
 
 /** A place: "Beaverton, Oregon", "San Jose, CA", or a country or city the module knows. */
-export function holdsPlace(text: string): boolean {
+function holdsPlace(text: string): boolean {
   if (/\b\p{Lu}[\p{L}.]+(?:\s\p{Lu}[\p{L}.]+)*,\s(?:\p{Lu}[\p{Ll}]+|\p{Lu}{2})\b/u.test(text)) {
     return true;
   }
@@ -201,13 +201,13 @@ export function holdsFigure(
   }
 }
 
-export const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.test(text);
+const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.test(text);
 
 /**
  * A comparison naming an organisation the index does not know beside known ones cannot be
  * answered for that one: the answer declines.
  */
-export const unanswerableComparison = (q: QuestionAnalysis) =>
+const unanswerableComparison = (q: QuestionAnalysis) =>
   q.entities.length > 0 && q.unknown.length > 0;
 
 /** Whether a number stands within three words of a word of the question's groups. */

@@ -260,7 +260,7 @@ export async function entitiesStartingWith(
 }
 
 /** Most documents of one filer read for a question (the newest first). */
-export const ENTITY_DOCUMENTS = 400;
+const ENTITY_DOCUMENTS = 400;
 
 /** The newest documents of a filer that the scope holds (seq and id). */
 export async function documentsOfEntity(
