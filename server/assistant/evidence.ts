@@ -253,10 +253,16 @@ export function judgeSentence(
   // Each part of a question ("How much did sales grow, and what drove it?") is answered on its
   // own: a sentence may answer either; the first part's is what a strong answer states.
   const parts = q.parts ?? [{ groups: q.groups, figure: q.figure }];
+  // A document's title sets what its sentences speak of ("RBI holds repo rate": its "the policy
+  // rate unchanged" answers what the RBI decided about the repo rate): a term it holds counts,
+  // though the sentence must hold one of its own.
+  const titleSeq = stemSequence(doc.title);
+  const titleSet = new Set([...titleSeq, ...writtenWords(doc.title)]);
   const judged = parts.map((part) => {
-    const holding = part.groups.map((g) => holdsGroup(seq, set, g));
+    const own = part.groups.map((g) => holdsGroup(seq, set, g));
+    const holding = part.groups.map((g, i) => own[i] || holdsGroup(titleSeq, titleSet, g));
     const n = holding.length;
-    const count = holding.filter(Boolean).length;
+    const count = own.some(Boolean) ? holding.filter(Boolean).length : 0;
     // The part's last term is the head of what it asks ("on-time delivery RATE"): held always.
     const head = n === 0 || holding[n - 1];
     const needed = n <= 2 ? n : n <= 4 ? n - 1 : Math.ceil(n * 0.6);

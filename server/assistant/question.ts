@@ -245,7 +245,8 @@ const ACRONYMS = new Set(
   `ceo cfo coo cto cio gaap ebitda ebit eps roic roe roa roi capex opex fx usd eur gbp jpy cny
   inr chf aud cad sec irs ftc doj fda epa eu uk us usa un imf ai ml esg ipo rpo arr mrr ssd hdd
   nand dram hr it pc ip saas q1 q2 q3 q4 h1 h2 fy ytd yoy qoq mda kpi gdp cpi ppp nol llm api
-  tam sam ltv cac nps cagr wacc`.split(/\s+/),
+  tam sam ltv cac nps cagr wacc rbi ecb boe boj pboc snb rba rbnz fomc sebi cftc finra fca
+  esma oecd opec wto nse bse lse nyse`.split(/\s+/),
 );
 
 async function namedEntities(

@@ -9,8 +9,8 @@ import { checkCandidates } from './scope-sql';
  * recognise the organisations a question names and to keep another organisation's sentences out
  * of the answer.
  *
- * A document's filer is, in this order: its company_name (filings parsers, the demo corpus);
- * else the organisation a filing title names ("NIKE Inc. 10-K 2023: Item 7", "Seagate Technology
+ * A document's filer is, in this order: its company_name on a filing (filings parsers, the demo
+ * corpus's filings; a news story about a company is not the company's); else the organisation a filing title names ("NIKE Inc. 10-K 2023: Item 7", "Seagate Technology
  * Holdings plc Form 10-K (fiscal 2023)"); else the same read from its source's name ("Nike SEC
  * filings: 10-K"). A news article names no filer: its sentences count for an organisation only
  * where they name it.
@@ -19,8 +19,8 @@ import { checkCandidates } from './scope-sql';
  * Corp, Incorporated = Inc) and left out of the key: "NIKE, Inc." and "Nike Inc" are one filer,
  * key "nike". Aliases: the full name, the name without its suffixes, the leading words of it
  * (from a word that is not a common one: "palo alto" for Palo Alto Networks), and, matched only
- * when written in capitals, its initials (ADP for Automatic Data Processing, WDC for Western
- * Digital Corporation) and a ticker a document gives (security_id).
+ * when written in capitals, its initials (ADP for Automatic Data Processing) and a ticker a
+ * document gives (security_id).
  */
 
 /** Legal-form words, mapped to one spelling. */
@@ -148,7 +148,6 @@ export function aliasesOf(name: string, ticker?: string | null): Alias[] {
   // One word of a common kind names nothing alone: "News" needs "Corp".
   if (core.length === 1 && COMMON.has(core[0])) out.delete(core[0]);
   if (core.length >= 2) add([core.map((w) => w[0]).join('')], true);
-  if (full.length > core.length && core.length >= 2) add([full.map((w) => w[0]).join('')], true);
   if (ticker && /^[A-Z][A-Z.]{0,5}$/.test(ticker.trim())) {
     add([ticker.trim().toLowerCase().replace(/\./g, '')], true);
   }
@@ -179,11 +178,18 @@ export type FilerInput = {
   company_name: string | null;
   title: string;
   source_label: string | null;
+  /** The document's feed tab; absent: read as a filing. */
+  category_tab?: string;
 };
 
-/** A document's filer name (see the module's comment), or null for a document of no one. */
+/**
+ * A document's filer name (see the module's comment), or null for a document of no one. A
+ * company_name makes a filer only on a filing (the exchanges tab): a news story or a broker's
+ * note about a company is not the company speaking ("we" there is the paper or the broker), so
+ * its sentences count for the company where they name it.
+ */
 export const filerOf = (doc: FilerInput): string | null =>
-  doc.company_name?.trim() ||
+  ((doc.category_tab ?? 'exchanges') === 'exchanges' ? doc.company_name?.trim() : null) ||
   filerInTitle(doc.title) ||
   (doc.source_label ? filerInTitle(doc.source_label) : null);
 
@@ -245,18 +251,40 @@ export async function entitiesByAlias(
   return rows.map((r) => ({ ...r, caps: Number(r.caps) === 1 }));
 }
 
-/** Known organisations whose key starts with a letter (a ticker's first letter), at most 200. */
+/**
+ * Known organisations whose key starts with a letter (a ticker's first letter), at most 200,
+ * without those whose ticker a document gives (a capitals alias that is not their initials):
+ * their ticker is known, no other is guessed for them.
+ */
 export async function entitiesStartingWith(
   db: Db,
   letter: string,
 ): Promise<Array<{ key: string; name: string }>> {
-  return db
+  const rows = await db
     .selectFrom('search_entities')
     .select(['key', 'name'])
     .where('key', '>=', letter)
     .where('key', '<', `${letter}\uffff`)
     .limit(200)
     .execute();
+  if (rows.length === 0) return rows;
+  const tickers = await db
+    .selectFrom('search_entity_aliases')
+    .select(['key', 'alias'])
+    .where(
+      'key',
+      'in',
+      rows.map((r) => r.key),
+    )
+    .where('caps', '=', 1)
+    .execute();
+  const initials = (key: string) =>
+    key
+      .split(' ')
+      .map((w) => w[0])
+      .join('');
+  const known = new Set(tickers.filter((t) => t.alias !== initials(t.key)).map((t) => t.key));
+  return rows.filter((r) => !known.has(r.key));
 }
 
 /** Most documents of one filer read for a question (the newest first). */

@@ -91,6 +91,7 @@ export async function prepareBatch(db: Db, docs: IndexedDocument[]): Promise<Pre
       company_name: doc.company_name,
       title: doc.title,
       source_label: source?.label ?? null,
+      category_tab: doc.category_tab,
       security_id: doc.security_id,
     });
     return {

@@ -55,7 +55,6 @@ describe('filers (search/entities.ts)', () => {
       { alias: 'western digital corp', caps: false },
       { alias: 'western digital', caps: false },
       { alias: 'wd', caps: true },
-      { alias: 'wdc', caps: true },
     ]);
     // A ticker the document gives, in capitals only.
     expect(aliasesOf('NIKE, Inc.', 'NKE')).toEqual([
@@ -86,6 +85,15 @@ describe('filers (search/entities.ts)', () => {
     ).toBe('Nike');
     expect(
       filerOf({ company_name: null, title: 'Markets rally on rate hopes', source_label: 'Wire' }),
+    ).toBeNull();
+    // A news story about a company is not the company's: its filer is no one.
+    expect(
+      filerOf({
+        company_name: 'NIKE, Inc.',
+        title: 'Nike shares rise after results',
+        source_label: 'Markets Wire',
+        category_tab: 'rss_news',
+      }),
     ).toBeNull();
   });
 });
@@ -139,7 +147,8 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
         key: 'western digital',
         name: 'Western Digital Corp',
         mention: 'WDC',
-        aliases: ['wdc', 'western digital'],
+        // A ticker read from the name's initials (WD) and one more letter.
+        aliases: ['western digital'],
       },
     ]);
     // Initials are read only in capitals.
