@@ -13,6 +13,7 @@ import {
   type Outcome,
   type Question,
 } from './assistant/score';
+import { dataLines } from '../tests/server/assistant-fixture';
 import { openWorkspace, PRODUCT, type Workspace } from './assistant/workspace';
 
 /**
@@ -50,19 +51,6 @@ async function passagesRead(db: Db, userId: string, prompt: string): Promise<str
   const found = await retrieve(db, target, query.prompt, new AbortController().signal);
   return found.passages.map((p) => p.text);
 }
-
-/** The `data:` lines of an event stream, in order. */
-const dataLines = (text: string): string[] =>
-  text
-    .split('\n\n')
-    .filter((block) => block.trim())
-    .map((block) =>
-      block
-        .split('\n')
-        .filter((l) => l.startsWith('data: '))
-        .map((l) => l.slice(6))
-        .join('\n'),
-    );
 
 /** GET /api/ml/ask-needl?prompt=..., read to its end: DONE's data, or what went wrong. */
 async function ask(ws: Workspace, prompt: string): Promise<AskAnswer | string> {
