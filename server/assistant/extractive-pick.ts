@@ -1,7 +1,7 @@
 import type { RetrievedPassage } from './answerer';
 import { judgeSentence, type Evidence } from './evidence';
 import type { QuestionAnalysis } from './question';
-import { splitSentences } from './sentences';
+import { answerUnits } from './sentences';
 import { holds, questionTerms, wordSet, type QuestionTerm } from './words';
 
 /**
@@ -62,8 +62,12 @@ const CLOSES = /[.!?\u2026]["'\u2019\u201d)\]]*$/;
 const MIN_UNSTOPPED_WORDS = 8;
 
 /** A whole, readable sentence: not a heading, a table row or a piece cut off a passage. */
-function readable(text: string, words: number): boolean {
-  if (words < MIN_WORDS || words > MAX_WORDS || text.length > MAX_CHARS) return false;
+function readable(text: string, words: number, list: boolean): boolean {
+  // A list with its lead-in is read whole: twice a sentence's length.
+  const scale = list ? 2 : 1;
+  if (words < MIN_WORDS || words > MAX_WORDS * scale || text.length > MAX_CHARS * scale) {
+    return false;
+  }
   if (!OPENS.test(text)) return false;
   if (!CLOSES.test(text) && (words < MIN_UNSTOPPED_WORDS || /[,;:]$/.test(text))) return false;
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
@@ -99,9 +103,9 @@ export function readPassages(
   const sentences: Array<Omit<Candidate, 'coverage' | 'score'>> = [];
   passages.forEach((passage, rank) => {
     const titleWords = wordSet(passage.title);
-    for (const span of splitSentences(passage.text)) {
+    for (const span of answerUnits(passage.text)) {
       const text = passage.text.slice(span.start, span.end);
-      if (!readable(text, text.split(/\s+/).length)) continue;
+      if (!readable(text, text.split(/\s+/).length, span.list)) continue;
       const evidence = judgeSentence(analysis, text, {
         entity: passage.entity,
         title: passage.title,

@@ -5,7 +5,7 @@ import { bestEvidence, passageFits } from './evidence';
 import { NOT_FOUND } from './extractive';
 import { followupsFor } from './followups';
 import { verifyAnswer } from './openai-verify';
-import { splitSentences } from './sentences';
+import { answerUnits } from './sentences';
 import { questionTerms } from './words';
 
 /**
@@ -202,7 +202,7 @@ export function createOpenAiAnswerer(opts: OpenAiAnswererOptions): Answerer {
       // asked (and the figure asked for), the answer is the decline, with nothing cited.
       const fits = (p: RetrievedPassage) => passageFits(input.analysis, p);
       const passages = input.passages.filter(fits);
-      const evidence = bestEvidence(input.analysis, passages, splitSentences);
+      const evidence = bestEvidence(input.analysis, passages, answerUnits);
       if (!evidence.eligible) {
         await sink.chunk(NOT_FOUND);
         return { answer: NOT_FOUND, sentences: [], quality: 'LOW', followups: [] };
@@ -220,7 +220,7 @@ export function createOpenAiAnswerer(opts: OpenAiAnswererOptions): Answerer {
       );
       if (
         verified.quality === 'HIGH' &&
-        !bestEvidence(input.analysis, citedPassages, splitSentences).strong
+        !bestEvidence(input.analysis, citedPassages, answerUnits).strong
       ) {
         verified.quality = 'LOW';
       }

@@ -75,7 +75,7 @@ headquarters headquartered headquarter >based >located >hq >office|head office|p
 revenue revenues sales turnover >earn >earned >earns|net sales|net revenues|total revenues
 inception >incorporated >established >organized >organised >found >founded >founding >founder =founded =founder =founders|company was formed|was incorporated|were incorporated|incorporated in|was established|were established|established in|was organized
 competitor competitors compete competes competing competition competitive rival rivals
-customer customers client clients >buyer >buyers
+customer customers client clients oem oems >buyer >buyers
 debt borrowings borrowing indebtedness notes loans loan|credit facility|senior notes|term loan
 grow grew growth grown grows growing increase increased increases rise rose risen rising rises gain higher decrease decreased decreases decline declined declines fell fall falls fallen drop dropped lower change changed
 profit profits income earnings|net income
@@ -87,6 +87,10 @@ end ends ended ending close closes
 exposure exposed expose sensitivity sensitive hypothetical
 fluctuation fluctuations volatility movement movements >swing >swings >move >moves
 currency currencies|foreign exchange|exchange rate|exchange rates
+indicator indicators indicative predictor predictors predictive predict predicts guide guides
+reliable reliably dependable good
+drive drives hdd hdds|hard disk drive|hard disk drives|hard drive|hard drives
+hard hdd hdds
 `;
 
 /** Words asked that carry no answer of their own (the figure or the filer is the answer). */
@@ -100,7 +104,10 @@ const FILLER = new Set(
   compared compare comparison prior previous outstanding consolidated net main primary carry
   carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
   larger smaller higher lower more less fewer faster slower better worse happen happens happened
-  happening filing filings form forms risk risks kind kinds type types sort sorts`.split(/\s+/),
+  happening filing filings form forms risk risks kind kinds type types sort sorts balance balances
+  over think thinks treat treats believe believes consider considers regard regards view views`.split(
+    /\s+/,
+  ),
 );
 
 /**
@@ -415,6 +422,13 @@ function figureOf(question: string): Figure {
 const SECOND_PART =
   /,?\s+and\s+(?=(?:what|how|why|who|where|when|which|did|does|do|is|are|was|were)\b)/i;
 
+/**
+ * An aside describes what is asked without being asked: "NetApp's deferred revenue (its
+ * remaining performance obligations)", "deferred revenue balance, which approximates its
+ * remaining performance obligations, at the end": its words are searched, not required.
+ */
+const ASIDE = /\([^()]*\)|,\s*which\b[^,?]*/gi;
+
 /** When, not what: "at the end of fiscal 2023" asks for nothing to be held. */
 const WHEN = /\b(?:at|by|as\s+of)\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b/gi;
 
@@ -434,6 +448,8 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   // Where a second question starts: ", and what drove it?".
   const second = SECOND_PART.exec(question);
   const boundary = second ? second.index : question.length;
+  const asides = [...question.matchAll(ASIDE)].map((m) => [m.index, m.index + m[0].length]);
+  const aside = (at: number) => asides.some(([from, to]) => at >= from && at < to);
   const firstGroups: TermGroup[] = [];
   tokens.forEach((t, i) => {
     if (used.has(i)) return;
@@ -444,7 +460,7 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
       const s = stem(word);
       if (seen.has(s)) continue;
       seen.add(s);
-      if (/^\d+$/.test(word) || FILLER.has(word)) {
+      if (/^\d+$/.test(word) || FILLER.has(word) || aside(t.start)) {
         soft.push(word);
         continue;
       }

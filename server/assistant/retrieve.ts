@@ -9,7 +9,7 @@ import type { RetrievedPassage } from './answerer';
 import type { AskTarget } from './ask-scope';
 import { holdsGroup, judgeSentence, stemSequence } from './evidence';
 import { analyseQuestion, type QuestionAnalysis } from './question';
-import { splitSentences } from './sentences';
+import { answerUnits, throughList } from './sentences';
 import { anyOf, contentWords } from './words';
 
 /**
@@ -197,14 +197,16 @@ export async function retrieve(
     const doc = loaded.get(c.hit.document_id);
     if (!doc) return [];
     const entity = filers.get(doc.id) ?? null;
-    const text = doc.plain_text.slice(c.hit.start, c.hit.end);
+    // A passage stopping inside a list reads on to the list's end (a list is one unit).
+    const end = throughList(doc.plain_text, c.hit.start, c.hit.end);
+    const text = doc.plain_text.slice(c.hit.start, end);
     let eligible = 0;
     let strong = 0;
     // A short sentence stating it all reads as the statement of the figure itself.
     let compact = 0;
     let about: string | null = null;
     let fits = false;
-    for (const span of splitSentences(text)) {
+    for (const span of answerUnits(text)) {
       const judged = judgeSentence(analysis, text.slice(span.start, span.end), {
         entity,
         title: doc.title,
@@ -227,7 +229,7 @@ export async function retrieve(
     const held = analysis.groups.filter((g) => holdsGroup(seq, set, g)).length;
     const coverage = analysis.groups.length ? held / analysis.groups.length : 0;
     const score = 2 * strong + eligible + coverage + 0.5 * compact + 0.5 / (1 + c.order);
-    return [{ c, doc, entity, text, score, about, kept: c.primary && c.order < ENGINE_KEEPS }];
+    return [{ c, doc, entity, text, end, score, about, kept: c.primary && c.order < ENGINE_KEEPS }];
   });
 
   const entities = analysis.entities.length;
@@ -262,7 +264,7 @@ export async function retrieve(
     source_label: r.doc.source_label,
     unix: r.doc.unix,
     start: r.c.hit.start,
-    end: r.c.hit.end,
+    end: r.end,
     text: r.text,
     score: r.c.hit.score,
     entity: r.entity,

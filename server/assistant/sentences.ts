@@ -4,4 +4,74 @@
  * passages are cut with too, so a quoted sentence never straddles two passages.
  */
 
-export { splitSentences, type SentenceSpan } from '../search/sentences';
+import { splitSentences, type SentenceSpan } from '../search/sentences';
+
+export { splitSentences, type SentenceSpan };
+
+/** A unit the assistant judges and quotes: a sentence, or a list with its lead-in. */
+export type AnswerUnit = SentenceSpan & { list: boolean };
+
+/** At most this many items and characters make one list unit. */
+const MAX_ITEMS = 12;
+const MAX_LIST_CHARS = 1200;
+/** A page's furniture between a list's items ("- 9", "Table of Contents"). */
+const FURNITURE = /^(?:[-\u2013\s\d]+|table of contents)$/i;
+
+/**
+ * The units the assistant judges and quotes: sentences, but a list with the sentence that leads
+ * into it ("Our main competitors fall into four categories:", "...industry including:") is one
+ * unit: an item alone ("Micron Technology, Inc.;") says nothing of what it lists, nor whose.
+ * Items are the sentences on their own lines after the lead-in, up to one ending with a stop.
+ */
+export function answerUnits(text: string): AnswerUnit[] {
+  const spans = splitSentences(text);
+  const out: AnswerUnit[] = [];
+  for (let i = 0; i < spans.length; i++) {
+    const lead = spans[i];
+    let end = lead.end;
+    let items = 0;
+    let j = i + 1;
+    if (text[lead.end - 1] === ':') {
+      for (; j < spans.length && items < MAX_ITEMS; j++) {
+        const next = spans[j];
+        if (!text.slice(end, next.start).includes('\n')) break;
+        if (next.end - lead.start > MAX_LIST_CHARS) break;
+        const item = text.slice(next.start, next.end);
+        end = next.end;
+        if (FURNITURE.test(item)) continue;
+        items++;
+        if (!/(?:[;,]|\band|\bor)$/.test(item)) {
+          j++;
+          break;
+        }
+      }
+    }
+    if (items >= 2) {
+      out.push({ start: lead.start, end, list: true });
+      i = j - 1;
+    } else {
+      out.push({ ...lead, list: false });
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a passage of `text` [start, end) should end so that a list it leads into or stops in
+ * is read whole (a passage is cut by length, a list is one unit): the list's end, or `end`.
+ */
+export function throughList(text: string, start: number, end: number): number {
+  const units = answerUnits(text.slice(start, end));
+  const open = (u: AnswerUnit) =>
+    /(?:[;,]|\band|\bor)$/.test(text.slice(start + u.start, start + u.end));
+  // Back from the end over items still open, to the lead-in (or a list) they belong to.
+  let k = units.length - 1;
+  while (k > 0 && !units[k].list && open(units[k])) k--;
+  const lead = units[k];
+  if (!lead) return end;
+  const leads = lead.list ? open(lead) : text[start + lead.end - 1] === ':';
+  if (!leads) return end;
+  const from = start + lead.start;
+  const [unit] = answerUnits(text.slice(from, from + MAX_LIST_CHARS));
+  return unit?.list ? Math.max(end, from + unit.end) : end;
+}

@@ -12,7 +12,9 @@
  *   begins a unit after it the same way;
  * - a table row (`isTableRow`: figures, $, %, dashes and parentheses after at most a short
  *   label: "Revenues $ 51,217 $ 46,710 10 %", or one cell "51,217" when each cell is a line):
- *   a unit of its own, never cut at its points and never joined to the prose around it;
+ *   a unit of its own, never cut at its points and never joined to the prose around it, but
+ *   for one-cell lines inside a sentence that has not ended, before a line going on with it
+ *   ("approximately\n51\n% of our deferred revenue": a figure tagged on its own line);
  * - text. A line break ends a sentence (headings and list items stand alone), unless the next
  *   line goes on with it: it starts in lower case or with , ; : ) (an inline link or styled
  *   span broke the line: "Debt\n, and Note 13, ...", "EBIT Margin\n: Calculated as ...") and
@@ -222,7 +224,24 @@ function linesOf(text: string): Line[] {
 
 /** Whether `line` goes on with the sentence of the text line before it. */
 const continues = (text: string, before: Line, line: Line) =>
-  !line.marked && /^[\p{Ll},;:)\]]/u.test(text[line.start]) && !/[;:]/.test(text[before.end - 1]);
+  !line.marked && /^[\p{Ll},;:)\]%]/u.test(text[line.start]) && !/[;:]/.test(text[before.end - 1]);
+
+/**
+ * Whether the one-cell lines from `lines[i]` on are figures inside a sentence, each tagged on
+ * its own line ("recognize as revenue approximately\n51\n% of our deferred revenue ... in the
+ * next\n12\n months"): after text that has not ended, before text that goes on with it.
+ * Returns the index of the last such line, or -1.
+ */
+function inlineFigures(text: string, lines: Line[], i: number, last: Line): number {
+  if (/[.!?:;]/.test(text[last.end - 1])) return -1;
+  let k = i;
+  while (k < lines.length && lines[k].kind === 'row' && lines[k].end - lines[k].start <= 20) {
+    if (/\s/.test(text.slice(lines[k].start, lines[k].end))) return -1;
+    k++;
+  }
+  const next = lines[k];
+  return k > i && next?.kind === 'text' && continues(text, lines[k - 1], next) ? k - 1 : -1;
+}
 
 /** The sentences of a text, in order, as spans of it (text.slice(start, end) is the sentence). */
 export function splitSentences(text: string): SentenceSpan[] {
@@ -246,6 +265,13 @@ export function splitSentences(text: string): SentenceSpan[] {
         // "(6)" or "–" among a table's cells.
         out.push({ start: line.start, end: line.end });
       }
+      continue;
+    }
+    const inline: number =
+      line.kind === 'row' && run ? inlineFigures(text, lines, i, run.last) : -1;
+    if (run && inline >= 0) {
+      run = { start: run.start, end: lines[inline].end, last: lines[inline] };
+      i = inline;
       continue;
     }
     if (line.kind === 'row') {
