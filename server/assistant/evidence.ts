@@ -1,6 +1,6 @@
 import { stem } from '../../contract/words';
 import { nameWords, normalizedNameWord } from '../search/entities';
-import { isNotOrganisation, type QuestionAnalysis, type TermGroup } from './question';
+import { isNotOrganisation, type Figure, type QuestionAnalysis, type TermGroup } from './question';
 
 /**
  * Does a sentence answer the question (issue 16)? The one rule both answerers apply, so that
@@ -173,6 +173,23 @@ function holdsPlace(text: string): boolean {
   );
 }
 
+/** A credit rating: "AA-", "A1", "Baa2", "A-1+", "P-1", "investment grade". */
+const RATING =
+  /(?<![\w-])(?:AAA|AA[+-]?|A[+-]|BBB[+-]?|BB[+-]?|CCC[+-]?|Aaa|Aa[1-3]|A[1-3]|Baa[1-3]|Ba[1-3]|Caa[1-3]|A-1\+?|P-[1-3])(?![\w+])|\b[Ii]nvestment[- ][Gg]rade\b/;
+
+/** Words that say how many or which, not what kind ("many companies", "our competitors"). */
+const NO_KIND = new Set(
+  `a an the our its their his her these those this that many other others several some various
+  numerous such all certain any each both few more most new larger smaller`.split(/\s+/),
+);
+const KIND_NOUN =
+  /\b([\p{L}-]+)\s+(?:vendors?|providers?|companies|manufacturers?|suppliers?|firms?|players?|businesses|retailers?|distributors?|carriers?|publishers?|banks?|institutions?|competitors?)\b/giu;
+
+/** A kind of organisation: "storage vendors", "public cloud providers" (not "many companies"). */
+function holdsKind(text: string): boolean {
+  return [...text.matchAll(KIND_NOUN)].some((m) => !NO_KIND.has(m[1].toLowerCase()));
+}
+
 /** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
 export function holdsFigure(
   sentence: string,
@@ -198,6 +215,10 @@ export function holdsFigure(
       return holdsName(sentence, q, groups);
     case 'place':
       return holdsPlace(sentence);
+    case 'kind':
+      return holdsKind(sentence);
+    case 'rating':
+      return RATING.test(sentence);
   }
 }
 
@@ -210,9 +231,13 @@ const holdsDate = (text: string) => MONTHS.test(text) || /\b(?:18|19|20)\d\d\b/.
 const unanswerableComparison = (q: QuestionAnalysis) =>
   q.entities.length > 0 && q.unknown.length > 0;
 
+/** Whether sentences stating a question's answer may differ in their numbers (names, kinds). */
+export const answersInWords = (figure: Figure) =>
+  figure === null || figure === 'name' || figure === 'kind' || figure === 'rating';
+
 /** Whether a number stands within three words of a word of the question's groups. */
 function nearFigure(q: QuestionAnalysis, seq: readonly string[]): boolean {
-  if (q.figure === null || q.figure === 'name' || q.figure === 'place') return false;
+  if (q.figure === null || ['name', 'place', 'kind', 'rating'].includes(q.figure)) return false;
   const terms = new Set(q.groups.flatMap((g) => g.alternatives.map((a) => a[0])));
   const numbers: number[] = [];
   const asked: number[] = [];

@@ -1,5 +1,5 @@
 import type { RetrievedPassage } from './answerer';
-import { judgeSentence, type Evidence } from './evidence';
+import { answersInWords, judgeSentence, type Evidence } from './evidence';
 import type { QuestionAnalysis } from './question';
 import { answerUnits } from './sentences';
 import { holds, questionTerms, wordSet, type QuestionTerm } from './words';
@@ -90,6 +90,13 @@ const similarity = (a: Set<string>, b: Set<string>) => {
   return all === 0 ? 1 : shared / all;
 };
 
+/** Capitalised words of a sentence past its first that the question does not hold. */
+function capitalised(text: string, question: string): Set<string> {
+  const asked = new Set(question.toLowerCase().match(/[\p{L}]+/gu) ?? []);
+  const words = text.match(/(?<=\s)\p{Lu}[\p{L}]+/gu) ?? [];
+  return new Set(words.filter((w) => !asked.has(w.toLowerCase())));
+}
+
 /** The sentences of the passages that answer the question, best first. */
 export function readPassages(
   question: string,
@@ -173,6 +180,18 @@ export function readPassages(
     }
   } else {
     add(best);
+    // A question of two parts answers each: the best sentence stating the second too. Its "it"
+    // is the first's answer ("Who is GSI's largest customer and what share of revenue did it
+    // account for?"): a sentence naming the name the first part's answer gives comes first.
+    const parts = analysis.parts ?? [];
+    if (parts.length > 1 && !best.evidence.strongParts[1]) {
+      const stating = candidates.filter((c) => c.evidence.strongParts[1]);
+      const names =
+        parts[0].figure === 'name' ? capitalised(best.text, analysis.question) : new Set();
+      const next =
+        stating.find((c) => [...capitalised(c.text, '')].some((n) => names.has(n))) ?? stating[0];
+      if (next) add(next);
+    }
   }
   for (const c of candidates) {
     if (chosen.length >= MAX_SENTENCES) break;
@@ -199,10 +218,10 @@ export function readPassages(
       ? named.every(
           (key) =>
             chosen.some((c) => c.evidence.entity === key && c.evidence.strong) &&
-            (analysis.figure === null || analysis.figure === 'name' || agree(key)),
+            (answersInWords(analysis.figure) || agree(key)),
         )
       : chosen[0].evidence.strong &&
-        (analysis.figure === null || analysis.figure === 'name' || agree(null)) &&
+        (answersInWords(analysis.figure) || agree(null)) &&
         // Each part of a two-part question stated by a sentence of the answer.
         chosen[0].evidence.strongParts.every((_, i) =>
           chosen.some((c) => c.evidence.strongParts[i]),

@@ -45,7 +45,17 @@ export type NamedEntity = {
 
 /** What the answer must hold: a figure of a kind, a date, or (who competes...) a name. */
 export type Figure =
-  'number' | 'count' | 'amount' | 'percent' | 'change' | 'date' | 'place' | 'name' | null;
+  | 'number'
+  | 'count'
+  | 'amount'
+  | 'percent'
+  | 'change'
+  | 'date'
+  | 'place'
+  | 'name'
+  | 'kind'
+  | 'rating'
+  | null;
 
 export type QuestionAnalysis = {
   question: string;
@@ -375,6 +385,8 @@ const DATE =
   /^\s*when\b|\b(?:what|which|in\s+what)\s+(?:year|date|month|day)\b|\bsince\s+when\b|\bfiscal\s+year\s+end/i;
 const NAME = /^\s*(?:who|which\s+(?:companies|firms|competitors|customers|rivals))\b/i;
 const PLACE = /^\s*where\b|\bin\s+which\s+(?:city|state|country)\b/i;
+/** "What kinds of companies": a kind is the answer ("storage vendors"), not a name. */
+const KIND = /\b(?:what|which)\s+(?:kinds?|types?|sorts?|categories)\s+of\b/i;
 const WHAT_IS = /^\s*(?:what|which)\s+(?:is|was|were|are)\b/i;
 
 /**
@@ -386,6 +398,7 @@ function figureOf(question: string): Figure {
   if (DATE.test(question)) return 'date';
   if (PLACE.test(question)) return 'place';
   if (NAME.test(question)) return 'name';
+  if (KIND.test(question)) return 'kind';
   if (/\bhow\s+many\b/i.test(question)) return 'count';
   if (
     /\b(?:what|which)\s+(?:percentage|percent|share|portion|proportion|fraction)\b|%/i.test(
@@ -399,6 +412,7 @@ function figureOf(question: string): Figure {
     return CHANGE.test(question) ? 'change' : MONEY.test(question) ? 'amount' : 'number';
   }
   if (/\bhow\s+(?:large|big|high|low)\b/i.test(question)) return 'number';
+  if (/^\s*(?:what|which)\s+(?:[\w-]+\s+){0,2}ratings?\b/i.test(question)) return 'rating';
   if (
     WHAT_IS.test(question) ||
     /^\s*(?:compare|which|who)\b|\bvs\.?\b|\bversus\b/i.test(question)
@@ -408,6 +422,7 @@ function figureOf(question: string): Figure {
     const head = question.split(
       /(?<![\w-])(?:of|from|in|on|to|for|at|with|about|by|during|over|under|between|among|within)(?![\w-])/i,
     )[0];
+    if (/\bratings?\b/i.test(head)) return 'rating';
     if (RATIO.test(head)) return 'number';
     if (CHANGE.test(head)) return 'change';
     if (COUNTED.test(head)) return 'count';
