@@ -143,7 +143,7 @@ function holdsName(text: string, q: QuestionAnalysis, groups = q.groups): boolea
 }
 
 const AMOUNT =
-  /[$€£¥]\s?\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
+  /[$€£¥]\s*\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
 const PERCENT = /\d\s?(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|basis\s+points?\b)/i;
 
 /** A count: a number that is no amount of money, no percentage and not only a year. */

@@ -1,7 +1,8 @@
+import { stem } from '../../contract/words';
 import type { RetrievedPassage } from './answerer';
 import { answersInWords, judgeSentence, type Evidence } from './evidence';
 import type { QuestionAnalysis } from './question';
-import { answerUnits } from './sentences';
+import { answerUnits, type AnswerUnit } from './sentences';
 import { holds, questionTerms, wordSet, type QuestionTerm } from './words';
 
 /**
@@ -30,6 +31,8 @@ export type Candidate = {
   coverage: number;
   score: number;
   evidence: Evidence;
+  /** A table's row: its column (which year) is the reader's to tell. */
+  row: boolean;
 };
 
 export type Reading = {
@@ -55,6 +58,7 @@ const NEAR_DUPLICATE = 0.6;
 const MIN_WORDS = 5;
 const MAX_WORDS = 90;
 const MAX_CHARS = 650;
+const MAX_ROW_WORDS = 30;
 
 const OPENS = /^["'\u2018\u201c(\p{Lu}\p{N}$]/u;
 const CLOSES = /[.!?\u2026]["'\u2019\u201d)\]]*$/;
@@ -62,9 +66,11 @@ const CLOSES = /[.!?\u2026]["'\u2019\u201d)\]]*$/;
 const MIN_UNSTOPPED_WORDS = 8;
 
 /** A whole, readable sentence: not a heading, a table row or a piece cut off a passage. */
-function readable(text: string, words: number, list: boolean): boolean {
+function readable(text: string, words: number, unit: AnswerUnit): boolean {
+  // A table's row reads as its label and figures ("Net revenues $ 6,362 $ 6,318").
+  if (unit.row) return words <= MAX_ROW_WORDS && /\p{L}{3}/u.test(text);
   // A list with its lead-in is read whole: twice a sentence's length.
-  const scale = list ? 2 : 1;
+  const scale = unit.list ? 2 : 1;
   if (words < MIN_WORDS || words > MAX_WORDS * scale || text.length > MAX_CHARS * scale) {
     return false;
   }
@@ -112,7 +118,7 @@ export function readPassages(
     const titleWords = wordSet(passage.title);
     for (const span of answerUnits(passage.text)) {
       const text = passage.text.slice(span.start, span.end);
-      if (!readable(text, text.split(/\s+/).length, span.list)) continue;
+      if (!readable(text, text.split(/\s+/).length, span)) continue;
       const evidence = judgeSentence(analysis, text, {
         entity: passage.entity,
         title: passage.title,
@@ -130,6 +136,7 @@ export function readPassages(
         own,
         titled,
         evidence,
+        row: span.row,
       });
     }
   });
@@ -154,8 +161,19 @@ export function readPassages(
       const rankBonus = 0.05 * (1 - s.rank / passages.length);
       const lengthCost = 0.002 * Math.max(0, s.words.size - 35);
       const near = s.evidence.near ? 0.3 : 0;
+      // A sentence stating the figure reads better than a row of a table holding it.
+      const rowCost = s.row ? 0.3 : 0;
+      // Words asked that need not be held ("outstanding", "total") still tell sentences apart.
+      const softs = analysis.soft.filter((w) => s.words.has(stem(w))).length;
       const score =
-        (s.evidence.strong ? 1 : 0) + terms + near + 0.5 * (held / whole) + rankBonus - lengthCost;
+        (s.evidence.strong ? 1 : 0) +
+        terms +
+        near +
+        0.5 * (held / whole) +
+        rankBonus -
+        lengthCost -
+        rowCost +
+        0.1 * Math.min(softs, 3);
       return { ...s, coverage, score };
     })
     .filter((c) => analysis.groups.length > 0 || c.coverage >= MIN_COVERAGE)
@@ -221,6 +239,9 @@ export function readPassages(
             (answersInWords(analysis.figure) || agree(key)),
         )
       : chosen[0].evidence.strong &&
+        !chosen[0].row &&
+        // Kinds ("storage vendors", "public companies") are many: the reader judges them.
+        analysis.figure !== 'kind' &&
         (answersInWords(analysis.figure) || agree(null)) &&
         // Each part of a two-part question stated by a sentence of the answer.
         chosen[0].evidence.strongParts.every((_, i) =>

@@ -95,7 +95,6 @@ segment segments division divisions|reportable segments|operating segments|busin
 backlog|remaining performance obligations|order backlog
 end ends ended ending close closes
 exposure exposed expose sensitivity sensitive hypothetical
-fluctuation fluctuations volatility movement movements >swing >swings >move >moves
 currency currencies|foreign exchange|exchange rate|exchange rates
 indicator indicators indicative predictor predictors predictive predict predicts guide guides
 reliable reliably dependable good
@@ -115,9 +114,8 @@ const FILLER = new Set(
   carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
   larger smaller higher lower more less fewer faster slower better worse happen happens happened
   happening filing filings form forms risk risks kind kinds type types sort sorts balance balances
-  over think thinks treat treats believe believes consider considers regard regards view views`.split(
-    /\s+/,
-  ),
+  over swing swings move moves movement movements fluctuation fluctuations volatility think
+  thinks treat treats believe believes consider considers regard regards view views`.split(/\s+/),
 );
 
 /**

@@ -4,12 +4,15 @@
  * passages are cut with too, so a quoted sentence never straddles two passages.
  */
 
-import { splitSentences, type SentenceSpan } from '../search/sentences';
+import { isTableRow, splitSentences, type SentenceSpan } from '../search/sentences';
 
 export { splitSentences, type SentenceSpan };
 
-/** A unit the assistant judges and quotes: a sentence, or a list with its lead-in. */
-export type AnswerUnit = SentenceSpan & { list: boolean };
+/**
+ * A unit the assistant judges and quotes: a sentence, a list with its lead-in, or a table's row
+ * ("Net revenues $ 6,362 $ 6,318 $ 5,744").
+ */
+export type AnswerUnit = SentenceSpan & { list: boolean; row: boolean };
 
 /** At most this many items and characters make one list unit. */
 const MAX_ITEMS = 12;
@@ -47,10 +50,11 @@ export function answerUnits(text: string): AnswerUnit[] {
       }
     }
     if (items >= 2) {
-      out.push({ start: lead.start, end, list: true });
+      out.push({ start: lead.start, end, list: true, row: false });
       i = j - 1;
     } else {
-      out.push({ ...lead, list: false });
+      const row = isTableRow(text.slice(lead.start, lead.end).replace(/\s+/g, ' '));
+      out.push({ ...lead, list: false, row });
     }
   }
   return out;

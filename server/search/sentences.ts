@@ -15,6 +15,8 @@
  *   a unit of its own, never cut at its points and never joined to the prose around it, but
  *   for one-cell lines inside a sentence that has not ended, before a line going on with it
  *   ("approximately\n51\n% of our deferred revenue": a figure tagged on its own line);
+ * - a short capitalised label followed by one-cell lines with at least two numbers ("Net
+ *   revenues\n$\n6,362\n$\n6,318": a table shredded one cell per line) is one row;
  * - text. A line break ends a sentence (headings and list items stand alone), unless the next
  *   line goes on with it: it starts in lower case or with , ; : ) (an inline link or styled
  *   span broke the line: "Debt\n, and Note 13, ...", "EBIT Margin\n: Calculated as ...") and
@@ -243,6 +245,27 @@ function inlineFigures(text: string, lines: Line[], i: number, last: Line): numb
   return k > i && next?.kind === 'text' && continues(text, lines[k - 1], next) ? k - 1 : -1;
 }
 
+/**
+ * Whether a text line labels the one-cell lines after it, a table shredded one cell per line
+ * ("Net revenues\n$\n6,362\n$\n6,318"): a short capitalised label that has not ended, then
+ * figures with at least two numbers. Returns the index of the row's last cell, or -1.
+ */
+function labelledCells(text: string, lines: Line[], i: number): number {
+  const label = text.slice(lines[i].start, lines[i].end);
+  if (!/^\p{Lu}/u.test(label) || /[.!?:;,]$/.test(label)) return -1;
+  if (label.split(/\s+/).length > MAX_LABEL) return -1;
+  let k = i + 1;
+  let numbers = 0;
+  while (k < lines.length && lines[k].kind !== 'text') {
+    const cell = text.slice(lines[k].start, lines[k].end);
+    if (lines[k].kind === 'mark' && !isTableRow(cell) && !isFigure(cell)) break;
+    if (cell.split(/\s+/).length > 2) break;
+    if (/\d/.test(cell)) numbers++;
+    k++;
+  }
+  return numbers >= 2 ? k - 1 : -1;
+}
+
 /** The sentences of a text, in order, as spans of it (text.slice(start, end) is the sentence). */
 export function splitSentences(text: string): SentenceSpan[] {
   const out: SentenceSpan[] = [];
@@ -281,6 +304,13 @@ export function splitSentences(text: string): SentenceSpan[] {
     }
     if (run && continues(text, run.last, line)) {
       run = { start: run.start, end: line.end, last: line };
+      continue;
+    }
+    const cells = line.marked ? -1 : labelledCells(text, lines, i);
+    if (cells >= 0) {
+      flush();
+      out.push({ start: line.start, end: lines[cells].end });
+      i = cells;
       continue;
     }
     flush();
