@@ -159,25 +159,32 @@ describe('sentences of filings', () => {
     ]);
   });
 
-  it('reads a table whose cells are lines: figures stand alone, "(6)" is no list mark', () => {
+  it('reads a table whose cells are lines as rows: a label and its figures, "(6)" no list mark', () => {
     expect(
       sentencesOf(
         'Net income\n$\n5,070\n$\n6,046\nAdd: Interest expense (income), net\n(6)\n205\n' +
           'RETURN ON INVESTED CAPITAL\n31.5%\n46.5%\n(1)\nEquals Earnings before interest and taxes multiplied by the effective tax rate.',
       ),
     ).toEqual([
-      'Net income',
-      '$',
-      '5,070',
-      '$',
-      '6,046',
-      'Add: Interest expense (income), net',
-      '(6)',
-      '205',
-      'RETURN ON INVESTED CAPITAL',
-      '31.5%',
-      '46.5%',
+      'Net income\n$\n5,070\n$\n6,046',
+      'Add: Interest expense (income), net\n(6)\n205',
+      'RETURN ON INVESTED CAPITAL\n31.5%\n46.5%\n(1)',
       'Equals Earnings before interest and taxes multiplied by the effective tax rate.',
+    ]);
+  });
+
+  it("keeps a figure tagged on its own line inside its sentence (NetApp's deferred revenue)", () => {
+    expect(
+      sentencesOf(
+        'We expect to recognize as revenue approximately \n51\n% of our deferred revenue and ' +
+          'financed unearned services revenue balance in the next \n12\n months. Revenues by Channel (%)\nOEMs\n74 \n%\n75 \n%\nRetailers',
+      ),
+    ).toEqual([
+      'We expect to recognize as revenue approximately \n51\n% of our deferred revenue and ' +
+        'financed unearned services revenue balance in the next \n12\n months.',
+      'Revenues by Channel (%)',
+      'OEMs\n74 \n%\n75 \n%',
+      'Retailers',
     ]);
   });
 
