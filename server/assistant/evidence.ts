@@ -33,6 +33,12 @@ export type Evidence = {
   near: boolean;
   /** Per part of the question (question.ts parts), whether it states all of that part. */
   strongParts: boolean[];
+  /**
+   * Asked about the whole organisation ("News Corp's revenues"), it speaks of the whole
+   * ("Revenues decreased $506 million"), not of a part ("Flash revenue", "revenues at the
+   * Digital Real Estate Services segment"); false when the question asks of no whole.
+   */
+  whole: boolean;
 };
 
 /**
@@ -248,6 +254,39 @@ function nearFigure(q: QuestionAnalysis, seq: readonly string[]): boolean {
   return numbers.some((n) => asked.some((a) => Math.abs(a - n) <= 3));
 }
 
+/** Words before a measure that leave it the whole organisation's ("total revenue"). */
+const WHOLE_BEFORE = new Set(
+  'total net consolidated overall aggregate our the its their company in of we had'.split(' '),
+);
+const tokens = (text: string) => (text.match(/[\p{L}\p{N}'\u2019]+/gu) ?? []).map((t) => t);
+const possessive = (t: string) => /(?:['\u2019]s|s['\u2019])$/i.test(t);
+
+/** The question's groups asked of the whole organisation: after "Nike's", "its", "total". */
+export function wholeGroups(q: QuestionAnalysis): TermGroup[] {
+  if (q.entities.length === 0) return [];
+  const words = tokens(q.question);
+  return (q.parts?.[0].groups ?? q.groups).filter((g) => {
+    const i = words.findIndex((w) => stem(w.toLowerCase()) === stem(g.word));
+    if (i <= 0) return false;
+    const before = words[i - 1].toLowerCase();
+    return (
+      possessive(before) || ['its', 'their', 'total', 'consolidated', 'overall'].includes(before)
+    );
+  });
+}
+
+/** Whether a sentence names each group of `whole` as the whole's (see Evidence.whole). */
+function speaksOfWhole(whole: TermGroup[], sentence: string): boolean {
+  if (whole.length === 0 || /\bsegments?\b/i.test(sentence)) return false;
+  if (/^In\s+\p{Lu}[\p{L}-]*(?:\s+\p{Lu}[\p{L}-]*)*,/u.test(sentence)) return false;
+  const words = tokens(sentence).map((w) => w.toLowerCase());
+  return whole.every((g) => {
+    const stems = new Set(g.alternatives.filter((a) => a.length === 1).map((a) => a[0]));
+    const i = words.findIndex((w) => stems.has(stem(w)));
+    return i === 0 || (i > 0 && WHOLE_BEFORE.has(words[i - 1]));
+  });
+}
+
 export function judgeSentence(
   q: QuestionAnalysis,
   sentence: string,
@@ -308,6 +347,7 @@ export function judgeSentence(
     strong,
     near: judged[0].eligible && nearFigure(q, seq),
     strongParts,
+    whole: eligible && speaksOfWhole(wholeGroups(q), sentence),
   };
 }
 

@@ -148,19 +148,20 @@ export function readPassages(
     const holding = sentences.filter((s) => s.own.includes(t)).length;
     weight.set(t, Math.log(1 + (total + 1) / (holding + 0.5)));
   }
-  const whole = sumOf(terms, weight) || 1;
+  const all = sumOf(terms, weight) || 1;
 
   const candidates: Candidate[] = sentences
     .filter((s) => s.evidence.eligible)
     .map((s) => {
       const asked = s.own.filter((t) => !s.titled.includes(t));
       const held = sumOf(asked, weight) + 0.5 * sumOf(s.titled, weight);
-      const coverage = (sumOf(asked, weight) + sumOf(s.titled, weight)) / whole;
+      const coverage = (sumOf(asked, weight) + sumOf(s.titled, weight)) / all;
       const terms = analysis.groups.length ? s.evidence.held / analysis.groups.length : 0;
       // Better-ranked passages first among equals; long sentences read worse.
       const rankBonus = 0.05 * (1 - s.rank / passages.length);
       const lengthCost = 0.002 * Math.max(0, s.words.size - 35);
       const near = s.evidence.near ? 0.3 : 0;
+      const whole = s.evidence.whole ? 0.5 : 0;
       // A sentence stating the figure reads better than a row of a table holding it.
       const rowCost = s.row ? 0.3 : 0;
       // Words asked that need not be held ("outstanding", "total") still tell sentences apart.
@@ -169,7 +170,8 @@ export function readPassages(
         (s.evidence.strong ? 1 : 0) +
         terms +
         near +
-        0.5 * (held / whole) +
+        whole +
+        0.5 * (held / all) +
         rankBonus -
         lengthCost -
         rowCost +
@@ -247,5 +249,5 @@ export function readPassages(
         chosen[0].evidence.strongParts.every((_, i) =>
           chosen.some((c) => c.evidence.strongParts[i]),
         );
-  return { terms, chosen, coverage: sumOf(held, weight) / whole, strong };
+  return { terms, chosen, coverage: sumOf(held, weight) / all, strong };
 }

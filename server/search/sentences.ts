@@ -229,6 +229,16 @@ const continues = (text: string, before: Line, line: Line) =>
   !line.marked && /^[\p{Ll},;:)\]%]/u.test(text[line.start]) && !/[;:]/.test(text[before.end - 1]);
 
 /**
+ * Whether a line starting with a figure goes on with a sentence of three words or more whose
+ * line ended in a lower-case letter ("Net revenue decrease\nd \n34% in 2023 compared to 2022").
+ */
+const figureGoesOn = (text: string, run: { start: number; last: Line }, line: Line) =>
+  !line.marked &&
+  /^[\p{N}$]/u.test(text[line.start]) &&
+  /\p{Ll}$/u.test(text[run.last.end - 1]) &&
+  text.slice(run.start, run.last.end).split(/\s+/).length >= 3;
+
+/**
  * Whether the one-cell lines from `lines[i]` on are figures inside a sentence, each tagged on
  * its own line ("recognize as revenue approximately\n51\n% of our deferred revenue ... in the
  * next\n12\n months"): after text that has not ended, before text that goes on with it.
@@ -302,7 +312,7 @@ export function splitSentences(text: string): SentenceSpan[] {
       out.push({ start: line.start, end: line.end });
       continue;
     }
-    if (run && continues(text, run.last, line)) {
+    if (run && (continues(text, run.last, line) || figureGoesOn(text, run, line))) {
       run = { start: run.start, end: line.end, last: line };
       continue;
     }

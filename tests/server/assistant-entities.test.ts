@@ -180,6 +180,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       strong: false,
       near: false,
       strongParts: [false],
+      whole: false,
     });
     expect(
       judgeSentence(
@@ -197,6 +198,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       // The count stands beside the word asked about ("83,700 employees").
       near: true,
       strongParts: [true],
+      whole: false,
     });
     expect(judgeSentence(q, NIKE_EMPLOYEES, nikeDoc)).toMatchObject({
       eligible: true,
@@ -214,6 +216,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       strong: false,
       near: false,
       strongParts: [false],
+      whole: false,
     });
     // A document of no one (news) answers where its sentence names the organisation.
     const news = { entity: null, title: 'Sportswear makers add staff' };
@@ -232,6 +235,7 @@ describe.each(STORAGES)('questions about organisations on %s', (storage) => {
       strong: true,
       near: true,
       strongParts: [true],
+      whole: false,
     });
     expect(
       judgeSentence(q, 'Adidas had about 59,000 employees at the end of 2022, it said.', news),

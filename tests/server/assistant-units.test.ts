@@ -168,3 +168,34 @@ describe('a question of two parts', () => {
     ]);
   });
 });
+
+describe('the whole company or a part of it', () => {
+  it("prefers the company's revenues to a segment's when asked about the company's", async () => {
+    // The harness holds no filing of Nike's: the analysis is given the filer a filings feed makes.
+    const asked = await analyseQuestion(h.db, "How much did Nike's revenues fall in fiscal 2023?");
+    const q: QuestionAnalysis = {
+      ...asked,
+      entities: [{ key: 'nike', name: 'NIKE, Inc.', mention: 'Nike', aliases: ['nike'] }],
+      unknown: [],
+    };
+    const nike = { entity: 'nike', title: 'NIKE, Inc. Form 10-K (fiscal 2023)' };
+    const judge = (s: string) => judgeSentence(q, s, nike);
+    expect(
+      judge('Revenues decreased $506 million, or 5%, for the fiscal year ended June 30, 2023.'),
+    ).toMatchObject({ strong: true, whole: true });
+    expect(judge('Flash revenue decreased 38% in 2023 compared to 2022.')).toMatchObject({
+      strong: true,
+      whole: false,
+    });
+    expect(
+      judge(
+        'For the fiscal year ended June 30, 2023, revenues at the Digital Real Estate Services segment decreased $202 million, or 12%.',
+      ),
+    ).toMatchObject({ strong: true, whole: false });
+    expect(
+      judge(
+        'In Client, the 39% decrease in revenue in 2023 compared to 2022 reflects lower prices.',
+      ),
+    ).toMatchObject({ whole: false });
+  });
+});

@@ -173,6 +173,18 @@ describe('sentences of filings', () => {
     ]);
   });
 
+  it('goes on with a figure after a line ending inside a word (Western Digital\'s "decrease\\nd")', () => {
+    expect(
+      sentencesOf(
+        'Net Revenue\nNet revenue decrease\nd \n34% in 2023 compared to 2022, primarily reflecting the supply-demand imbalance.\nFlash revenue decreased 38% in 2023.',
+      ),
+    ).toEqual([
+      'Net Revenue',
+      'Net revenue decrease\nd \n34% in 2023 compared to 2022, primarily reflecting the supply-demand imbalance.',
+      'Flash revenue decreased 38% in 2023.',
+    ]);
+  });
+
   it("keeps a figure tagged on its own line inside its sentence (NetApp's deferred revenue)", () => {
     expect(
       sentencesOf(
