@@ -59,6 +59,8 @@ const MIN_WORDS = 5;
 const MAX_WORDS = 90;
 const MAX_CHARS = 650;
 const MAX_ROW_WORDS = 30;
+/** What the first sentence of a document speaking of the whole company gains. */
+const FIRST_WHOLE = 0.2;
 
 const OPENS = /^["'\u2018\u201c(\p{Lu}\p{N}$]/u;
 const CLOSES = /[.!?\u2026]["'\u2019\u201d)\]]*$/;
@@ -178,8 +180,20 @@ export function readPassages(
         0.1 * Math.min(softs, 3);
       return { ...s, coverage, score };
     })
-    .filter((c) => analysis.groups.length > 0 || c.coverage >= MIN_COVERAGE)
-    .sort((a, b) => b.score - a.score || a.rank - b.rank || a.start - b.start);
+    .filter((c) => analysis.groups.length > 0 || c.coverage >= MIN_COVERAGE);
+  // A filing states the company's figure before its segments' ("Revenues decreased $506
+  // million" in the consolidated results, "Revenues were $933 million" in a segment's): of a
+  // document's sentences speaking of the whole, its first ranks higher.
+  const first = new Map<string, Candidate>();
+  for (const c of candidates) {
+    if (!c.evidence.whole) continue;
+    const seen = first.get(c.passage.document_id);
+    if (!seen || c.passage.start + c.start < seen.passage.start + seen.start) {
+      first.set(c.passage.document_id, c);
+    }
+  }
+  for (const c of first.values()) c.score += FIRST_WHOLE;
+  candidates.sort((a, b) => b.score - a.score || a.rank - b.rank || a.start - b.start);
 
   const best = candidates[0];
   if (!best) return nothing;
