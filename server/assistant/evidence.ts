@@ -266,6 +266,7 @@ export function wholeGroups(q: QuestionAnalysis): TermGroup[] {
   if (q.entities.length === 0) return [];
   const words = tokens(q.question);
   return (q.parts?.[0].groups ?? q.groups).filter((g) => {
+    if (!g.alternatives.some((a) => MEASURES.has(a[0]))) return false;
     const i = words.findIndex((w) => stem(w.toLowerCase()) === stem(g.word));
     if (i <= 0) return false;
     const before = words[i - 1].toLowerCase();
@@ -275,9 +276,19 @@ export function wholeGroups(q: QuestionAnalysis): TermGroup[] {
   });
 }
 
+/** What a company has in all and its parts in part (stems): revenue, debt, staff, profit. */
+const MEASURES = new Set(
+  ['revenue', 'sales', 'debt', 'borrowings', 'employees', 'income', 'profit', 'earnings'].map(stem),
+);
+/** "revenues at the professional information business", "sales of our Jordan Brand". */
+const OF_A_PART =
+  /\b(?:at|of|from|in)\s+(?:the|our|its)\s+(?:[\p{L}&-]+\s+){0,4}(?:business|division|unit|brand|segment)s?\b/iu;
+
 /** Whether a sentence names each group of `whole` as the whole's (see Evidence.whole). */
 function speaksOfWhole(whole: TermGroup[], sentence: string): boolean {
-  if (whole.length === 0 || /\bsegments?\b/i.test(sentence)) return false;
+  if (whole.length === 0 || /\bsegments?\b/i.test(sentence) || OF_A_PART.test(sentence)) {
+    return false;
+  }
   if (/^In\s+\p{Lu}[\p{L}-]*(?:\s+\p{Lu}[\p{L}-]*)*,/u.test(sentence)) return false;
   const words = tokens(sentence).map((w) => w.toLowerCase());
   return whole.every((g) => {
