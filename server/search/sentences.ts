@@ -9,7 +9,8 @@
  * - a bullet mark alone on its line ("•", "●", "◦", "▪", "-", "–", "*", "(a)", "(iv)", "1.",
  *   "2)"): its item is the next line with text, and the unit starts at the item's text (the
  *   mark is no part of any unit). A mark at a line's start ("• Item", "(a) Item", "1. Item")
- *   begins a unit after it the same way;
+ *   begins a unit after it the same way, and so does a dash run in before a capital after a
+ *   heading ("Revenues\n—Revenues decreased $506 million");
  * - a table row (`isTableRow`: figures, $, %, dashes and parentheses after at most a short
  *   label: "Revenues $ 51,217 $ 46,710 10 %", or one cell "51,217" when each cell is a line):
  *   a unit of its own, never cut at its points and never joined to the prose around it, but
@@ -64,7 +65,10 @@ const GLYPH =
 const WORDY_MARK =
   '[-\u2013*]|\\((?:\\d{1,2}|[A-Za-z]|[ivxIVX]{2,5})\\)|(?:\\d{1,2}|[a-z]|[ivx]{2,5})[.)]';
 const MARK_ALONE = new RegExp(`^(?:${GLYPH}|${WORDY_MARK})$`, 'u');
-const MARK_START = new RegExp(`^(?:${GLYPH}\\s*|(?:${WORDY_MARK})\\s+)(?=\\S)`, 'u');
+const MARK_START = new RegExp(
+  `^(?:${GLYPH}\\s*|(?:${WORDY_MARK})\\s+|\u2014(?=\\p{Lu}))(?=\\S)`,
+  'u',
+);
 
 /** A figure of a table: 51,217  $(1,130)  12.1%  (6)  —  $  % (never a word, never "2023."). */
 function isFigure(token: string): boolean {
