@@ -150,7 +150,7 @@ function holdsName(text: string, q: QuestionAnalysis, groups = q.groups): boolea
 
 const AMOUNT =
   /[$€£¥]\s*\d|\d\s?(?:million|billion|thousand|trillion)\b|\b(?:USD|EUR|GBP|INR|AUD)\s?\d/i;
-const PERCENT = /\d\s?(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|basis\s+points?\b)/i;
+const PERCENT = /\d\s*(?:%|percent\b|per\s+cent\b|percentage\s+points?\b|basis\s+points?\b)/i;
 
 /** A count: a number that is no amount of money, no percentage and not only a year. */
 function holdsCount(text: string): boolean {
@@ -270,8 +270,9 @@ export function wholeGroups(q: QuestionAnalysis): TermGroup[] {
     const i = words.findIndex((w) => stem(w.toLowerCase()) === stem(g.word));
     if (i <= 0) return false;
     const before = words[i - 1].toLowerCase();
+    // "Nike's revenue", "its revenue", "total revenue", "the fiscal 2023 revenue".
     return (
-      possessive(before) || ['its', 'their', 'total', 'consolidated', 'overall'].includes(before)
+      possessive(before) || /^(?:its|their|total|consolidated|overall|annual|\d{4})$/.test(before)
     );
   });
 }
