@@ -114,7 +114,7 @@ const FILLER = new Set(
   carries hold holds owe owes expect expects spend spends pay pays principal major leading bigger
   larger smaller higher lower more less fewer faster slower better worse happen happens happened
   happening filing filings form forms risk risks kind kinds type types sort sorts balance balances
-  over swing swings move moves movement movements fluctuation fluctuations volatility think
+  over fast faster quickly swing swings move moves movement movements fluctuation fluctuations volatility think
   thinks treat treats believe believes consider considers regard regards view views`.split(/\s+/),
 );
 
@@ -464,6 +464,8 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
   const asides = [...question.matchAll(ASIDE)].map((m) => [m.index, m.index + m[0].length]);
   const aside = (at: number) => asides.some(([from, to]) => at >= from && at < to);
   const firstGroups: TermGroup[] = [];
+  // Where each group's word stands in the question, for the aside that renames it.
+  const at = new Map<TermGroup, number>();
   tokens.forEach((t, i) => {
     if (used.has(i)) return;
     for (const word of nameWords(t.text)) {
@@ -479,9 +481,23 @@ export async function analyseQuestion(db: Db, question: string): Promise<Questio
       }
       const group = groupOf(word);
       groups.push(group);
+      at.set(group, t.end);
       if (t.start < boundary) firstGroups.push(group);
     }
   });
+  // An aside in brackets right after a term renames it ("direct-to-consumer (NIKE Direct)",
+  // "deferred revenue (its remaining performance obligations)"): its words, in order, are one
+  // more way of writing that term.
+  for (const m of question.matchAll(/\(([^()]*)\)/g)) {
+    const before = groups.filter((g) => (at.get(g) ?? -1) <= m.index).at(-1);
+    if (!before || question.slice(at.get(before), m.index).trim() !== '') continue;
+    const words = tokens
+      .filter((t, i) => !used.has(i) && t.start > m.index && t.start < m.index + m[0].length)
+      .flatMap((t) => nameWords(t.text))
+      .filter((w) => !isStopWord(w) && !unknownWords.has(w))
+      .map(stem);
+    if (words.length > 0) before.alternatives.push(words);
+  }
   const searchWords = [
     ...new Set([
       ...groups.flatMap((g) => g.search),

@@ -91,6 +91,12 @@ describe('questions worded differently', () => {
     );
     expect(paren.groups.map((g) => g.word)).not.toContain('obligations');
     expect(paren.searchWords).toContain('obligations');
+    // The aside in brackets renames the term before it: one more way of writing it.
+    expect(paren.groups.find((g) => g.word === 'revenue')?.alternatives).toContainEqual([
+      'remain',
+      'perform',
+      'oblig',
+    ]);
   });
 
   it('reads "a good predictor" in a sentence saying "necessarily indicative"', async () => {
