@@ -7,7 +7,7 @@ import { openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import { startServer } from '../server/start';
 import { fillCorpus, prepareCorpus } from './search-corpus';
-import { measureTtft, signInToken, type TtftStats } from './stream-ttft';
+import { measureTtft, signInToken, TTFT_USER_LIMITS, type TtftStats } from './stream-ttft';
 
 /**
  * bench/stream's large corpus: bench/search's generated documents (STREAM_BENCH_DOCS, 1M by
@@ -64,6 +64,7 @@ export async function ttftOverCorpus(opts: {
       ingest: false,
       product: opts.product,
       log: () => {},
+      userLimits: TTFT_USER_LIMITS,
     });
     try {
       const token = await signInToken(server.url, email, PASSWORD);

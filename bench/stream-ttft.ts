@@ -44,6 +44,12 @@ export type AskTiming = {
   answerChars: number;
 };
 
+/**
+ * The server limits for a time-to-first-token run: measureTtft asks 21 questions back to back
+ * as one user, past LIMIT_ASKS_PER_MINUTE's default of 20.
+ */
+export const TTFT_USER_LIMITS = { asksPerMinute: 1000 };
+
 /** Asks one question and times it; throws on an error status or an [ERROR] event. */
 export async function timeAsk(opts: {
   base: string;

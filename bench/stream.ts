@@ -22,7 +22,7 @@ import { measureUpdateCost } from './stream-cost';
 import { PROBE_SCRIPT, type PageFigures } from './stream-probe';
 import { costRows, pageRows, printSummary, tabsRows, type Row } from './stream-report';
 import { watchInTabs } from './stream-tabs';
-import { measureTtft, signInToken } from './stream-ttft';
+import { measureTtft, signInToken, TTFT_USER_LIMITS } from './stream-ttft';
 
 /**
  * bench/stream: the assistant's streaming in the real app in Chromium (issue 8 "Performance").
@@ -181,6 +181,7 @@ async function main() {
     product: PRODUCT,
     ingest: false,
     log: () => {},
+    userLimits: TTFT_USER_LIMITS,
   });
   try {
     const token = await signInToken(server.url, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id } from './define';
-import { AskAnswer, AskMode, AskStep, MAX_ASK_DOCUMENTS } from './assistant-answer';
+import { AskAnswer, AskMode, AskStep, HOME_ID, MAX_ASK_DOCUMENTS } from './assistant-answer';
 import { SessionMetadata } from './assistant-sessions';
 
 // ---------------------------------------------------------------------------------------------
@@ -20,6 +20,15 @@ export const ChatState = z.object({
   }),
 });
 export type ChatState = z.infer<typeof ChatState>;
+
+/** The chat state of a user who has none yet: all data (the home feed), no web, no session. */
+export const DEFAULT_CHAT_STATE: ChatState = {
+  searchWithin: 'all',
+  currentFeedOrDocumentId: HOME_ID,
+  webSearch: false,
+  lastActiveSessionId: null,
+  report: { enabled: false, info: null, sources: [] },
+};
 
 /** A bot message while it streams and after (001 §3 "Bot message"). */
 export const ChatBotMessage = z.object({

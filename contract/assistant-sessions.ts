@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedJsonObject, id, LIMITS, queryInt, text } from './define';
-import { AskAnswer, AskMode } from './assistant-answer';
+import { AskAnswer, AskMode, HOME_ID, universeId } from './assistant-answer';
 
 // ---------------------------------------------------------------------------------------------
 // Sessions (001 §3 "Assistant session"), feedback, suggested questions
@@ -18,6 +18,29 @@ export const SESSION_BADGES: Partial<Record<SessionType, string>> = {
   source: 'Source',
   report: 'Report',
 };
+
+/** The parts a question's scope names, as GET /ml/ask-{product} takes them. */
+export type ScopeParts = {
+  document_id?: readonly string[] | null;
+  source?: string | null;
+  channel_id?: string | null;
+  board_id?: string | null;
+};
+
+/**
+ * Which kind a scope is (the session type): the most specific part it names wins: documents,
+ * a source, a group (channel), the web (`{product}_universe`), a feed; else (`home` or
+ * nothing) all of the user's data. The server answers from it; the worker types a new chat
+ * with it before the server's session arrives.
+ */
+export function scopeType(parts: ScopeParts, product: string): SessionType {
+  if (parts.document_id?.length) return 'document';
+  if (parts.source != null) return 'source';
+  if (parts.channel_id != null) return 'channel';
+  if (parts.board_id === universeId(product)) return 'web';
+  if (parts.board_id != null && parts.board_id !== HOME_ID) return 'feed';
+  return 'all';
+}
 
 /** What a session is about (001 §3 metadata). */
 export const SessionMetadata = z.object({
@@ -62,6 +85,26 @@ export const SessionSummary = z.object({
   matched_sentence: z.string().nullable(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
+
+const TITLE_CHARS = 60;
+
+/**
+ * A new session's title from its first question: whitespace collapsed, cut at a word near 60
+ * characters with an ellipsis (trailing punctuation dropped before it), first letter capital.
+ * The server titles a session with it and the worker shows the same title before the
+ * server's arrives, so the title does not change when it does.
+ */
+export function sessionTitle(prompt: string): string {
+  const flat = prompt.replace(/\s+/g, ' ').trim();
+  let title = flat;
+  if (flat.length > TITLE_CHARS) {
+    const cut = flat.slice(0, TITLE_CHARS + 1);
+    const space = cut.lastIndexOf(' ');
+    const words = space > TITLE_CHARS / 2 ? cut.slice(0, space) : flat.slice(0, TITLE_CHARS);
+    title = `${words.replace(/[\s,;:.\-–—]+$/, '')}…`;
+  }
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
 
 export const AskSession = SessionSummary.extend({
   state: z.object({

@@ -58,23 +58,30 @@ export const dayToUnix = (day: string) => {
   return Date.UTC(y, m - 1, d) / 1000;
 };
 
-/** The range a duration option covers, ending `now` (ms). */
+/**
+ * `date` moved back whole months on the UTC calendar, keeping its day but clamped to the end
+ * of a shorter month: 31 May less 3 months is 29 Feb 2024 (28 Feb 2023), never 2 March.
+ */
+function monthsBefore(date: Date, months: number): Date {
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay)));
+}
+
+/**
+ * The range a duration option covers, ending `now` (ms), on the UTC calendar: days and weeks
+ * count back calendar days; months and years count back calendar months, clamped to the end
+ * of a shorter month (31 Mar less 1 month is the last day of February).
+ */
 export function durationRange(option: DurationOption, now: number): DateRange {
   const end = new Date(now);
-  const start = new Date(now);
   const n = Number(option.slice(0, -1));
-  switch (option.slice(-1)) {
-    case 'd':
-      start.setUTCDate(start.getUTCDate() - n);
-      break;
-    case 'w':
-      start.setUTCDate(start.getUTCDate() - 7 * n);
-      break;
-    case 'M':
-      start.setUTCMonth(start.getUTCMonth() - n);
-      break;
-    default:
-      start.setUTCFullYear(start.getUTCFullYear() - n);
-  }
+  const unit = option.slice(-1);
+  let start: Date;
+  if (unit === 'd' || unit === 'w') {
+    start = new Date(now);
+    start.setUTCDate(start.getUTCDate() - n * (unit === 'w' ? 7 : 1));
+  } else start = monthsBefore(end, unit === 'M' ? n : 12 * n);
   return { durationOption: option, startDate: formatDay(start), endDate: formatDay(end) };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { NAV_STATES } from './constants';
 import { defineDomain, Empty, endpoint, op } from './define';
 
+export * from './feature-flags';
+
 export const NavState = z.enum(NAV_STATES);
 export type NavState = z.infer<typeof NavState>;
 

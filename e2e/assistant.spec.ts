@@ -68,12 +68,14 @@ test('a new user asks about the demo documents, opens a citation, searches, then
     await expect(page.getByRole('heading', { level: 3, name: QUESTION })).toBeVisible();
   });
 
-  await test.step('a citation opens its passage, highlighted', async () => {
+  await test.step('a citation opens its document with the cited sentence highlighted', async () => {
     const answer = answers(page).last();
     const sources = answer.getByRole('region', { name: 'Sources' });
     const first = sources.getByRole('listitem').first();
     await expect(first).toBeVisible();
-    const quoted = squash(await first.locator('mark').first().innerText());
+    // What the Sources row marks is what supports the sentence, whitespace aside.
+    const bare = (texts: string[]) => texts.join('').replace(/\s+/g, '');
+    const quoted = bare(await first.locator('mark').allInnerTexts());
     expect(quoted.length).toBeGreaterThan(10);
 
     const marker = answer.getByRole('link', { name: /^Source 1: / });
@@ -85,8 +87,16 @@ test('a new user asks about the demo documents, opens a citation, searches, then
     await expect(panel.getByRole('heading', { level: 3, name: title ?? '' })).toBeVisible();
     const marks = panel.locator('.preview-body mark');
     await expect(marks.first()).toBeVisible();
-    // The marked passage holds the sentence the answer cites it for.
-    expect(squash((await marks.allInnerTexts()).join(' '))).toContain(quoted);
+    // Exactly the supporting sentence is marked, not the whole passage around it.
+    expect(bare(await marks.allInnerTexts())).toBe(quoted);
+    const highlight = new URL(page.url()).searchParams.get('overlay-highlight');
+    await panel.getByRole('button', { name: 'Close panel' }).click();
+    await expect(panel).toHaveCount(0);
+
+    // The row's title opens the same preview in the app, like "View Source".
+    await first.locator('.ask-source-title').click();
+    await expect(panel.getByRole('heading', { level: 3, name: title ?? '' })).toBeVisible();
+    expect(new URL(page.url()).searchParams.get('overlay-highlight')).toBe(highlight);
     await panel.getByRole('button', { name: 'Close panel' }).click();
     await expect(panel).toHaveCount(0);
   });

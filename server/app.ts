@@ -8,6 +8,8 @@ import { resolveAuth } from './auth/resolve';
 import type { AppDeps, AppEnv } from './context';
 import { serverDomains } from './domains';
 import { ApiError, validationError } from './errors';
+import { earlyAnswers } from './http/early-answer';
+import { refuseUnstorableText } from './http/unstorable-text';
 import { idempotency } from './idempotency';
 import { createStaticHandler } from './static';
 
@@ -42,6 +44,9 @@ export const createApp = (deps: AppDeps) => {
     },
   });
 
+  // Outermost: an answer given before its request's body was read must still leave the
+  // connection usable, or close it (http/early-answer.ts).
+  app.use('*', earlyAnswers());
   app.use('*', async (c, next) => {
     deps.metrics.requests++;
     if (c.req.method === 'GET' && c.req.path === '/api/auth/session') deps.metrics.authPolls++;
@@ -87,6 +92,9 @@ export const createApp = (deps: AppDeps) => {
         ),
     }),
   );
+  // Text PostgreSQL cannot store (U+0000, unpaired surrogates): 400 naming where, before any
+  // guard, idempotency record or route sees it (http/unstorable-text.ts).
+  app.use('/api/*', refuseUnstorableText(deps.product));
   app.use('/api/*', resolveAuth(deps));
   for (const domain of serverDomains) domain.guard?.(app, deps);
   app.use('/api/*', idempotency(deps));

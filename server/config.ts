@@ -1,5 +1,6 @@
 import { DEFAULT_PRODUCT } from '../contract/constants';
 import type { LlmConfig } from './context';
+import { DEFAULT_USER_LIMITS, type UserLimits } from './http/user-limits';
 import { defaultMailFrom } from './mailer';
 
 /** What `npm start` reads from the environment (see README). */
@@ -30,6 +31,8 @@ export type Config = {
   };
   /** LLM_BASE_URL (+ LLM_MODEL, LLM_API_KEY): the assistant's model; unset, it extracts. */
   llm?: LlmConfig;
+  /** LIMIT_*: per-user limits (server/http/user-limits.ts). */
+  userLimits: UserLimits;
 };
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +90,18 @@ const llm = (env: Env): LlmConfig | undefined => {
   return apiKey ? { baseUrl: url, model, apiKey } : { baseUrl: url, model };
 };
 
+/** LIMIT_*: each a whole number of at least 1 (a limit of 0 would refuse everyone). */
+const userLimits = (env: Env): UserLimits => {
+  const d = DEFAULT_USER_LIMITS;
+  return {
+    concurrentAsks: integer(env, 'LIMIT_CONCURRENT_ASKS', d.concurrentAsks, 1, 1000),
+    asksPerMinute: integer(env, 'LIMIT_ASKS_PER_MINUTE', d.asksPerMinute, 1, 100_000),
+    followsPerHour: integer(env, 'LIMIT_FOLLOWS_PER_HOUR', d.followsPerHour, 1, 1_000_000),
+    liveConnections: integer(env, 'LIMIT_LIVE_CONNECTIONS', d.liveConnections, 1, 1000),
+    uploadsInFlight: integer(env, 'LIMIT_UPLOADS_IN_FLIGHT', d.uploadsInFlight, 1, 1000),
+  };
+};
+
 /** Parses the environment; a bad value throws an error naming the variable. */
 export const readConfig = (env: Env = process.env): Config => {
   const product = text(env, 'PRODUCT') ?? DEFAULT_PRODUCT;
@@ -116,5 +131,6 @@ export const readConfig = (env: Env = process.env): Config => {
       presetBaseUrl: baseUrl(env, 'PRESET_BASE_URL'),
     },
     llm: llm(env),
+    userLimits: userLimits(env),
   };
 };

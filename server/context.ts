@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { User } from '../contract/auth';
 import type { Database, Db, DialectName } from './db/schema';
+import type { UserLimits } from './http/user-limits';
 import type { Mailer } from './mailer';
 
 /** Counters the bench and the tests read (see start.ts). */
@@ -65,6 +66,8 @@ export type AppDeps = {
   signInWaitMs?: number;
   /** The assistant answers with this model when set; with the extractive answerer otherwise. */
   llm?: LlmConfig;
+  /** Per-user limits (http/user-limits.ts); DEFAULT_USER_LIMITS where unset. */
+  userLimits?: Partial<UserLimits>;
 };
 
 /** The caller, when the `token` header holds a live id token. */

@@ -43,22 +43,61 @@ type ZodIssueLike = {
   keys?: string[];
 };
 
-const describeIssue = (issue: ZodIssueLike): { path: string; message: string } => {
-  const path = issue.path.map(String).join('.');
+/** At most this many problems are listed in one error body (issue 17: 50,000 unknown keys). */
+export const MAX_LISTED_PROBLEMS = 20;
+/** A field name or key is shown up to this many characters (a key may be 1 MiB long). */
+const MAX_NAME_CHARS = 100;
+
+const shortName = (name: string) =>
+  name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS)}…` : name;
+
+type Problem = { path: string; message: string };
+
+/** How many problems an issue stands for: each unknown key is one. */
+const problemsIn = (issue: ZodIssueLike) =>
+  issue.code === 'unrecognized_keys' && issue.keys?.length ? issue.keys.length : 1;
+
+/** An issue as problems listed, at most `budget` of them (unknown keys share one entry). */
+const describeIssue = (issue: ZodIssueLike, budget: number): { entry: Problem; listed: number } => {
+  const path = shortName(issue.path.map(String).join('.'));
   if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
-    const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k)).join(', ');
-    return { path: keys, message: `unknown field${issue.keys.length > 1 ? 's' : ''} not allowed` };
+    const shown = issue.keys.slice(0, budget).map((k) => shortName(path ? `${path}.${k}` : k));
+    return {
+      entry: {
+        path: shown.join(', '),
+        message: `unknown field${shown.length > 1 ? 's' : ''} not allowed`,
+      },
+      listed: shown.length,
+    };
   }
   // zod's stock text for a missing field is "Invalid input: expected string, received undefined".
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
-    return { path: path || 'body', message: `${path || 'body'} is required` };
+    return { entry: { path: path || 'body', message: `${path || 'body'} is required` }, listed: 1 };
   }
-  return { path: path || 'body', message: issue.message };
+  return { entry: { path: path || 'body', message: issue.message }, listed: 1 };
 };
 
-/** A 400 naming every field at fault; the message leads with the first ("email: ..."). */
+/**
+ * A 400 naming the fields at fault; the message leads with the first ("email: ..."). At most
+ * MAX_LISTED_PROBLEMS problems are listed (each unknown key counts as one), and the message
+ * says how many more there were: a body of 50,000 unknown keys answers in a few hundred bytes.
+ */
 export const validationError = (issues: readonly ZodIssueLike[]): ApiError => {
-  const described = issues.map(describeIssue);
+  const described: Problem[] = [];
+  let listed = 0;
+  let total = 0;
+  for (const issue of issues) {
+    total += problemsIn(issue);
+    if (listed >= MAX_LISTED_PROBLEMS) continue;
+    const { entry, listed: n } = describeIssue(issue, MAX_LISTED_PROBLEMS - listed);
+    described.push(entry);
+    listed += n;
+  }
   const first = described[0] ?? { path: 'body', message: 'is invalid' };
-  return new ApiError(400, 'bad_request', `${first.path}: ${first.message}`, described);
+  const more = total - listed;
+  const left =
+    more > 0
+      ? ` (and ${more.toLocaleString('en-US')} more problem${more > 1 ? 's' : ''} not listed)`
+      : '';
+  return new ApiError(400, 'bad_request', `${first.path}: ${first.message}${left}`, described);
 };

@@ -8,6 +8,7 @@ import type { AppDeps, ChangeRetention, LlmConfig, ServerMetrics } from './conte
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
+import type { UserLimits } from './http/user-limits';
 import { userAgentFor } from './ingest/fetch';
 import { createIngestRunner } from './ingest/runner';
 import { createMailer, defaultMailFrom, type MailLog } from './mailer';
@@ -43,6 +44,8 @@ export type StartOptions = {
   changeRetention?: ChangeRetention;
   /** The assistant's model (LLM_BASE_URL...); unset, the extractive answerer answers. */
   llm?: LlmConfig;
+  /** Per-user limits (LIMIT_...; http/user-limits.ts); the defaults where unset. */
+  userLimits?: Partial<UserLimits>;
   /**
    * The ingestion runner (server/ingest/runner.ts), on by default; `false` leaves it idle
    * (`ingest.runDue()` still runs due jobs on demand). `allowPrivate` defaults to
@@ -122,6 +125,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     trustProxy: opts.trustProxy ?? false,
     changeRetention: opts.changeRetention,
     llm: opts.llm,
+    userLimits: opts.userLimits,
   };
   const maintain = () => runMaintenance(deps);
 
@@ -146,8 +150,15 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: opts.port ?? 8080, hostname: opts.host }, () =>
-        resolve(s as Server),
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: opts.port ?? 8080,
+          hostname: opts.host,
+          // Bodies left unread by an early answer are the app's to drain (http/early-answer.ts).
+          autoCleanupIncoming: false,
+        },
+        () => resolve(s as Server),
       ) as Server;
       s.once('error', reject);
     });

@@ -201,7 +201,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const { status } = response;
       if (status >= 200 && status < 300) return response;
 
-      const error = errorFrom(label, status, await abortable(readBody(response), signal, label));
+      const error = errorFrom(label, response, await abortable(readBody(response), signal, label));
       if (own && (status === 401 || status === 403)) throw error;
       if (status === 401 && target.auth && token) {
         deps.auth.unauthorized(token);
@@ -287,10 +287,18 @@ async function readBody(response: ResponseLike): Promise<unknown> {
   }
 }
 
-const errorFrom = (label: string, status: number, body: unknown) => {
+/** Retry-After in whole seconds (the server never sends the date form), as milliseconds. */
+const retryAfterMs = (response: ResponseLike) => {
+  const value = response.headers?.get('retry-after')?.trim();
+  return value && /^\d{1,9}$/.test(value) ? Number(value) * 1000 : undefined;
+};
+
+const errorFrom = (label: string, response: ResponseLike, body: unknown) => {
+  const { status } = response;
   const parsed = ErrorBody.safeParse(body);
   if (parsed.success) {
-    return new ApiError(status, parsed.data.error, parsed.data.message, parsed.data.issues);
+    const { error, message, issues } = parsed.data;
+    return new ApiError(status, error, message, issues, retryAfterMs(response));
   }
   const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
   return new ApiError(status, 'http_error', `${label} failed with HTTP ${status}${text}`);

@@ -1,23 +1,27 @@
 /**
  * An API call that failed: the HTTP status (0 when the server was never reached), the error
- * code of the server's ErrorBody and its message. Own enumerable fields, so they survive the
- * trip to a tab through comlink.
+ * code of the server's ErrorBody and its message, and how long the server asked to wait
+ * (Retry-After, on a 429). Own enumerable fields, so they survive the trip to a tab through
+ * comlink.
  */
 export class ApiError extends Error {
   status: number;
   code: string;
   issues?: { path: string; message: string }[];
+  retryAfterMs?: number;
   constructor(
     status: number,
     code: string,
     message: string,
     issues?: { path: string; message: string }[],
+    retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     if (issues) this.issues = issues;
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -39,3 +43,11 @@ export const isAbortError = (error: unknown) =>
 
 export const messageOf = (error: unknown) =>
   error instanceof Error ? error.message : String(error);
+
+/**
+ * 401 'session_changed': `what` (a read, a call) belonged to a session that is no longer the
+ * current one (signed out, or another account signed in), so it was dropped, not stored or
+ * sent again.
+ */
+export const sessionChanged = (what: string, why = 'the session changed while it loaded') =>
+  new ApiError(401, 'session_changed', `${what}: ${why}`);

@@ -86,7 +86,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
   const reached = later<[boolean], void>(undefined);
   const client = createApiClient({ ...deps, auth: auth.hooks, onReachable: reached.call });
   const signedIn = later<[string, boolean], Promise<void> | void>(undefined);
-  const sessionChanged = later<[], void>(undefined);
+  const onSessionChanged = later<[], void>(undefined);
   const session = createSessionManager({
     // The session's own stores are the core's; the domains' are wiped as user data.
     mirror: mirror as unknown as Promise<Mirror<StoreName>>,
@@ -96,7 +96,10 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     channel: deps.broadcastChannel(`${deps.product}-session`),
     randomId: deps.randomId,
     broadcast: tabs.broadcast,
-    hooks: { signedIn: (user, here) => signedIn.call(user.id, here), changed: sessionChanged.call },
+    hooks: {
+      signedIn: (user, here) => signedIn.call(user.id, here),
+      changed: onSessionChanged.call,
+    },
     userData: { stores: [...registry.domainStores, 'cursors'] as StoreName[] },
   });
   auth.attach(session);
@@ -116,6 +119,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     mirror,
     client,
     clock: deps.clock,
+    product: deps.product,
     owner: session.owner,
     signal: signal.current,
     reads,
@@ -179,7 +183,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     live.update(liveOn && active);
   };
   tabsChanged.set(pollUpdate);
-  sessionChanged.set(() => {
+  onSessionChanged.set(() => {
     signal.check();
     pollUpdate();
   });

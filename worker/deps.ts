@@ -29,6 +29,8 @@ export type ResponseLike = {
   /** The body as it arrives, chunk by chunk; null when there is none. */
   body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
+  /** Read for Retry-After on a 429; absent from some test doubles. */
+  headers?: { get(name: string): string | null };
 };
 
 export type FetchLike = (url: string, init: RequestInitLike) => Promise<ResponseLike>;

@@ -1,5 +1,5 @@
 import { LIVE_FALLBACK_PULL_MS, LiveEvent, SYNC_LIVE_PATH } from '../contract/sync';
-import { isAbortError, messageOf, type ApiClient } from './api-client';
+import { ApiError, isAbortError, messageOf, type ApiClient } from './api-client';
 import type { Clock, TimerId } from './deps';
 
 export type LiveSync = {
@@ -18,8 +18,9 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * signed in and a tab is visible. Each event says the change sequence moved, and the worker
  * pulls the change feed, so every tab sees new documents without a reload. The first event
  * comes at once, so a reconnect also pulls what was missed. A dropped connection is retried
- * 1 s later, doubling to 30 s (back to 1 s once an event arrives); while it is down, the change
- * feed is pulled every 15 s instead.
+ * 1 s later, doubling to 30 s (back to 1 s once an event arrives), or after the server's
+ * Retry-After when it refused (429) and asked for longer; while it is down, the change feed is
+ * pulled every 15 s instead.
  */
 export function createLiveSync(deps: {
   client: ApiClient;
@@ -61,9 +62,13 @@ export function createLiveSync(deps: {
     }, LIVE_FALLBACK_PULL_MS);
   };
 
+  /** The server's Retry-After on a refusal (429: too many live connections for the user). */
+  let told = 0;
+
   const scheduleReconnect = () => {
     if (!active || reconnect !== null) return;
-    const wait = retryMs;
+    const wait = Math.max(retryMs, told);
+    told = 0;
     retryMs = Math.min(retryMs * 2, LIVE_RETRY_MAX_MS);
     reconnect = deps.clock.setTimeout(() => {
       reconnect = null;
@@ -135,6 +140,7 @@ export function createLiveSync(deps: {
       } catch (error) {
         if (!own.signal.aborted && !isAbortError(error)) {
           deps.warn(`live: the connection failed: ${messageOf(error)}`);
+          if (error instanceof ApiError && error.retryAfterMs) told = error.retryAfterMs;
         }
       } finally {
         session.removeEventListener('abort', stopOnSessionEnd);

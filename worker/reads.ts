@@ -1,6 +1,7 @@
 import type { StoreName } from '../contract/domains';
 import type { WorkerEvent } from '../contract/worker-api';
 import { ApiError } from './api-client';
+import { sessionChanged } from './api-errors';
 import type { Changes, Mirror, PatchItem } from './mirror';
 import type { StoreWatcher } from './registry';
 import type { Owner } from './session';
@@ -47,10 +48,6 @@ export type ReadKit<S extends string = string> = {
   announce(store: S, keys: string[] | null): void;
   announceChanges(changes: Changes<S>): void;
 };
-
-/** The answer came for a session that has ended: it was not stored. */
-export const sessionChanged = (what: string) =>
-  new ApiError(401, 'session_changed', `${what}: the session changed while it loaded`);
 
 export function createReads(deps: {
   mirror: Promise<Mirror<string>>;

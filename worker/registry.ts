@@ -25,6 +25,8 @@ export type DomainContext<S extends string = string> = {
   mirror: Promise<Mirror<S>>;
   client: ApiClient;
   clock: Clock;
+  /** PRODUCT: the `{product}` of ids the server names, like `{product}_universe`. */
+  product: string;
   /** The session the work is for; its answers are written only while it lasts. */
   owner(): Owner | null;
   /** Aborted when the current session ends or the worker closes: pass it to every fetch. */

@@ -184,6 +184,8 @@ export async function openWorkspace(log: (line: string) => void) {
       mailer,
       publicUrl: () => 'http://localhost:8080',
       metrics: { authPolls: 0, requests: 0, openConnections: 0, connectionsOpened: 0 },
+      // One user asks every question, several at once: a measurement, not a user's pace.
+      userLimits: { concurrentAsks: 1000, asksPerMinute: 100_000 },
     };
     await runMaintenance(deps);
     const app = createApp(deps);

@@ -11,10 +11,17 @@ import {
 import type { AppDeps, AppEnv } from '../context';
 import { validationError } from '../errors';
 import { requireAuth } from '../http/define';
+import { userLimit } from '../http/user-limits';
 import type { Answerer } from './answerer';
 import { runAnswer, runSearch, type AskRun } from './ask-run';
 import { resolveTarget } from './ask-scope';
-import { openSession, saveMessage, type FinishedMessage } from './sessions';
+import {
+  ANSWER_BEAT_MS,
+  beatAnswer,
+  finishAnswer,
+  startAnswer,
+  type FinishedMessage,
+} from './sessions';
 
 /**
  * GET /api/ml/ask-{product}: a question answered as server-sent events, each `data:` line an
@@ -23,10 +30,13 @@ import { openSession, saveMessage, type FinishedMessage } from './sessions';
  * /sync/live, and listed in the OpenAPI document beside them.
  *
  * Everything that can be refused is decided before the stream starts and answers JSON like
- * every call: the query (400 naming the field), the scope and the session (404). Then the run
- * (ask-run.ts) streams; the message is stored as done (then DONE is sent, so its message_id
- * exists when the client sees it), stopped when the client went away (the request's signal
- * aborts the answerer and the retrieval), or error.
+ * every call: the query (400 naming the field), the scope and the session (404). The question
+ * is then stored, committed, before anything streams (sessions.ts `startAnswer`), so a server
+ * that dies mid-answer leaves it, its answer read as stopped. Then the run (ask-run.ts)
+ * streams, saying every few seconds that it is alive; the answer is written over the question's
+ * message as done (then DONE is sent, so its message_id exists when the client sees it),
+ * stopped when the client went away (the request's signal aborts the answerer and the
+ * retrieval), or error.
  */
 
 const FAILED = 'Something went wrong while answering. Please try again.';
@@ -39,7 +49,7 @@ const queryOf = (all: Record<string, string[]>) =>
 
 export function registerAskRoute(
   app: OpenAPIHono<AppEnv>,
-  deps: Pick<AppDeps, 'product' | 'now' | 'log'>,
+  deps: Pick<AppDeps, 'product' | 'now' | 'log' | 'userLimits'>,
   answerer: Answerer,
 ): void {
   const path = `/api${ASK_PATH.replace('{product}', deps.product)}`;
@@ -57,20 +67,24 @@ export function registerAskRoute(
       400: { description: 'Invalid query: the message names the field' },
       401: { description: 'No token, or an unknown one' },
       404: { description: 'No such document, source, feed or session for this user' },
+      429: { description: 'Too many answers at once or questions a minute for this user' },
     },
   });
 
-  app.get(path, requireAuth, async (c) => {
+  // Per user: answers streaming at once and questions a minute (429 past either).
+  app.get(path, requireAuth, userLimit(deps, 'asks'), async (c) => {
     const userId = c.var.auth!.user.id;
     const parsed = AskQuery.safeParse(queryOf(c.req.queries()));
     if (!parsed.success) throw validationError(parsed.error.issues);
     const query = parsed.data;
     const db = c.var.db;
     const target = await resolveTarget(db, { userId, product: deps.product }, query);
-    const session = await openSession(
+    const messageId = randomUUID();
+    const session = await startAnswer(
       db,
       userId,
       { id: query.session_id, prompt: query.prompt, type: target.type, metadata: target.metadata },
+      { id: messageId, prompt: query.prompt, mode: query.mode },
       deps.now(),
     );
     const request = c.req.raw.signal;
@@ -93,19 +107,24 @@ export function registerAskRoute(
         query,
         target,
         session,
-        messageId: randomUUID(),
+        messageId,
         answerer,
         signal: controller.signal,
         emit,
         written: { text: '' },
       };
-      const save = (m: Omit<FinishedMessage, 'id' | 'prompt' | 'mode'>) =>
-        saveMessage(
-          db,
-          session,
-          { id: run.messageId, prompt: query.prompt, mode: query.mode, ...m },
-          deps.now(),
+      // Alive, with what is written so far: should this server die, that much is kept. Every
+      // way out of the run stores its end (`save`), which stops this.
+      const alive = setInterval(() => {
+        beatAnswer(db, messageId, run.written.text, deps.now()).catch((e: unknown) =>
+          deps.log(`assistant: marking an answer alive failed: ${String(e)}`),
         );
+      }, ANSWER_BEAT_MS);
+      alive.unref();
+      const save = (m: Omit<FinishedMessage, 'id' | 'prompt' | 'mode'>) => {
+        clearInterval(alive);
+        return finishAnswer(db, session, { id: messageId, ...m }, deps.now());
+      };
 
       let data: AskAnswer;
       try {

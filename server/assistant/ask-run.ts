@@ -1,5 +1,6 @@
 import type { AskAnswer, AskEvent, AskQuery, AskStep } from '../../contract/assistant';
 import type { Db } from '../db/schema';
+import { searchHandle } from '../search/yielding';
 import type { Answerer } from './answerer';
 import type { AskTarget } from './ask-scope';
 import { citedSentences, searchResultOf } from './citations';
@@ -68,7 +69,8 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
   const step = stepsOf(run.emit);
   const { prompt } = run.query;
   await step(searching(run, true));
-  const found = await retrieve(run.db, run.target, prompt, run.signal);
+  // Retrieval's statements take turns with every other request (search/yielding.ts).
+  const found = await retrieve(searchHandle(run.db), run.target, prompt, run.signal);
   await step(searching(run, false), {
     id: 'read',
     text: `Read ${plural(found.passages.length, 'passage')} from ${plural(found.documents.size, 'document')}`,

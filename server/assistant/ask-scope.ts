@@ -1,6 +1,5 @@
 import {
-  HOME_ID,
-  universeId,
+  scopeType,
   type AskQuery,
   type SessionMetadata,
   type SessionType,
@@ -16,9 +15,11 @@ import { findVisible } from '../sources/queries';
 /**
  * Where a question is answered from, decided before the stream starts (a scope the user may
  * not read is a JSON 404, like every other call). The parts come from search/scope.ts
- * (`searchScope`, THE scope function), the most specific first: documents, a source, a group
- * (channel), the web (`{product}_universe`: the public corpus), a feed; else (`home` or
- * nothing) "My Data", what the user follows and owns.
+ * (`searchScope`, THE scope function); which kind of scope it is, the contract's `scopeType`
+ * decides (the worker types a new chat with it too): the most specific first: documents, a
+ * source, a group (channel), the web (`{product}_universe`: the public corpus), a feed; else
+ * (`home` or nothing) "My Data", what the user follows and owns. The `!== undefined` checks
+ * beside each kind only narrow the query's types.
  */
 export type AskTarget = {
   scope: SearchScope;
@@ -46,7 +47,8 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
     ...extra,
   });
   const ids = [...new Set(q.document_id ?? [])];
-  if (ids.length > 0) {
+  const type = scopeType({ ...q, document_id: ids }, product);
+  if (type === 'document') {
     const rows = await visibleDocuments(db, userId)
       .select(['d.id', 'd.title'])
       .where('d.id', 'in', ids)
@@ -63,7 +65,7 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
       label: ids.length === 1 ? quoted(titles.get(ids[0])!) : `${ids.length} documents`,
     };
   }
-  if (q.source !== undefined) {
+  if (type === 'source' && q.source !== undefined) {
     const scope = await searchScope(db, viewer, { source: q.source });
     const source = await findVisible(db, userId, q.source);
     return {
@@ -74,7 +76,7 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
       label: `the source ${quoted(source?.label ?? q.source)}`,
     };
   }
-  if (q.channel_id !== undefined) {
+  if (type === 'channel' && q.channel_id !== undefined) {
     return {
       scope: await searchScope(db, viewer, { channel_id: q.channel_id }),
       documentIds: null,
@@ -83,7 +85,7 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
       label: 'your group',
     };
   }
-  if (q.board_id === universeId(product)) {
+  if (type === 'web') {
     return {
       scope: { viewerId: userId, feeds: [], sourceIds: [], publicCorpus: true, ownedBy: null },
       documentIds: null,
@@ -92,7 +94,7 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
       label: 'the web',
     };
   }
-  if (q.board_id !== undefined && q.board_id !== HOME_ID) {
+  if (type === 'feed' && q.board_id !== undefined) {
     const board = await ownBoard(db, userId, q.board_id);
     return {
       scope: await searchScope(db, viewer, { board_id: q.board_id }),

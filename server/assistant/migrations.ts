@@ -54,4 +54,14 @@ export const assistantMigrations: Record<string, Migration> = {
       await db.schema.dropTable('assistant_sessions').ifExists().execute();
     },
   },
+  // Issue 17: a question is stored before its answer streams ('answering'), and the stream
+  // says it is alive now and then; one not heard from for a while was left by a dead server.
+  '0016-assistant-answering': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema.alterTable('assistant_messages').addColumn('alive_at', 'text').execute();
+    },
+    down: async (db: Kysely<unknown>) => {
+      await db.schema.alterTable('assistant_messages').dropColumn('alive_at').execute();
+    },
+  },
 };

@@ -310,13 +310,16 @@ async function namedEntities(
   // A ticker the index does not list: capitals whose letters spell, in order, exactly one
   // known one-word filer's name from its first letter (NKE: Nike; FDX: FedEx), or that start
   // with the initials of a name of more words (PANW); capitals followed by a capitalised word
-  // are a name of their own ("REA Group").
+  // are a name of their own ("REA Group"). One lookup per first letter.
+  const starting = new Map<string, Awaited<ReturnType<typeof entitiesStartingWith>>>();
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (used.has(i) || !isCaps(t) || t.lower.length < 2 || t.lower.length > 5) continue;
     if (ACRONYMS.has(t.lower) || !/^[a-z]+$/.test(t.lower)) continue;
     if (tokens[i + 1] && isCapitalised(tokens[i + 1]) && !used.has(i + 1)) continue;
-    const candidates = (await entitiesStartingWith(db, t.lower[0])).filter((c) => {
+    const letter = t.lower[0];
+    if (!starting.has(letter)) starting.set(letter, await entitiesStartingWith(db, letter));
+    const candidates = starting.get(letter)!.filter((c) => {
       const words = c.key.split(' ');
       return words.length === 1
         ? subsequence(t.lower.slice(1), c.key.slice(1))
@@ -442,11 +445,19 @@ const SECOND_PART =
  */
 const ASIDE = /\([^()]*\)|,\s*which\b[^,?]*/gi;
 
+/** Words of a question read at most (see analyseQuestion). */
+export const MAX_QUESTION_TOKENS = 64;
+
 /** When, not what: "at the end of fiscal 2023" asks for nothing to be held. */
 const WHEN = /\b(?:at|by|as\s+of)\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b/gi;
 
 export async function analyseQuestion(db: Db, question: string): Promise<QuestionAnalysis> {
-  const tokens = tokensOf(question.replace(WHEN, (m) => ' '.repeat(m.length)));
+  // A question is read to its first MAX_QUESTION_TOKENS words: a pasted page is no question,
+  // and every word costs lookups (names, groups, sentences judged).
+  const tokens = tokensOf(question.replace(WHEN, (m) => ' '.repeat(m.length))).slice(
+    0,
+    MAX_QUESTION_TOKENS,
+  );
   const { entities, used } = await namedEntities(db, tokens);
   // An organisation the index does not know counts when no known one is named, or when the
   // question compares ("Compare Western Digital and Kioxia": Kioxia must be answered too).

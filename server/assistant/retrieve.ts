@@ -1,7 +1,7 @@
 import { ASK_PASSAGES } from '../../contract/assistant';
 import type { CategoryTab } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { isEmptyScope } from '../search/answer';
+import { isEmptyScope } from '../search/engine';
 import type { PassageHit, SearchExpr } from '../search/engine';
 import { engineFor } from '../search/engines';
 import { documentsOfEntity, entitiesOfDocuments, nameWords } from '../search/entities';

@@ -1,5 +1,4 @@
-import { OPEN_FILTER, type SearchExpr } from '../search/engine';
-import { isEmptyScope } from '../search/answer';
+import { isEmptyScope, OPEN_FILTER, type SearchExpr } from '../search/engine';
 import { engineFor } from '../search/engines';
 import type { Db } from '../db/schema';
 import type { AskTarget } from './ask-scope';

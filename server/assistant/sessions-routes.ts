@@ -17,7 +17,7 @@ import {
   metadataOf,
   ownSession,
   sessionChange,
-  toMessage,
+  sessionMessages,
   toSummary,
   type SessionRow,
 } from './sessions';
@@ -47,19 +47,20 @@ export function chatScopeOf(
   }
 }
 
-async function sessionOf(db: Db, row: SessionRow, product: string): Promise<AskSession> {
-  const messages = await db
-    .selectFrom('assistant_messages')
-    .selectAll()
-    .where('session_id', '=', row.id)
-    .orderBy('seq', 'asc')
-    .execute();
+/** A session as its owner sees it (an answer its server abandoned reads as stopped). */
+async function sessionOf(
+  db: Db,
+  row: SessionRow,
+  product: string,
+  now: number,
+): Promise<AskSession> {
+  const messages = await sessionMessages(db, row.id, now);
   const metadata = metadataOf(row);
   return {
     ...toSummary(row),
     state: {
       ...chatScopeOf(metadata, product),
-      messages: messages.map(toMessage),
+      messages,
       attachments: [],
       attachmentsFeedId: null,
       metadata,
@@ -87,7 +88,12 @@ export const registerSessionRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =
   });
 
   on('askSession', async (c, { params, auth }) =>
-    sessionOf(c.var.db, await ownSession(c.var.db, auth.user.id, params.id), deps.product),
+    sessionOf(
+      c.var.db,
+      await ownSession(c.var.db, auth.user.id, params.id),
+      deps.product,
+      deps.now(),
+    ),
   );
 
   on('askSessionPut', async (c, { params, body, auth }) => {
@@ -110,7 +116,7 @@ export const registerSessionRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =
       await recordChange(db, userId, sessionChange(next), deps.now());
       return next;
     });
-    return sessionOf(c.var.db, row, deps.product);
+    return sessionOf(c.var.db, row, deps.product, deps.now());
   });
 
   on('askSessionDelete', async (c, { params, auth }) => {

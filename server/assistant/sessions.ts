@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   SessionMetadata,
+  sessionTitle,
   type AskAnswer,
   type AskMode,
   type SessionMessage,
@@ -16,27 +17,20 @@ import './tables';
 
 /**
  * Sessions and their messages, always read and written for one user: a session of someone
- * else answers 404 as if it did not exist. Each write of a session (created, answered,
+ * else answers 404 as if it did not exist. Each write of a session (created, asked, answered,
  * renamed, deleted) appends an 'assistant_session' change in the same transaction, so every
  * tab and device hears of it.
+ *
+ * A question is stored, committed, before its answer streams (`startAnswer`: status
+ * 'answering'); the stream says it is alive every ANSWER_BEAT_MS, keeping what it has written
+ * so far (`beatAnswer`), and its end writes the answer over it (`finishAnswer`). An exchange
+ * still answering is left out of a session as read; one not heard from for ANSWER_LEASE_MS
+ * was left by a server that died mid-answer (kill -9, power loss), and reads as stopped with
+ * what had been written: the question is never lost.
  */
 
 export type SessionRow = Database['assistant_sessions'];
 export type MessageRow = Database['assistant_messages'];
-
-const TITLE_CHARS = 60;
-
-/** A new session's title: the first question, cut at a word near 60 characters, capitalised. */
-export function titleFrom(prompt: string): string {
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  let title = flat;
-  if (flat.length > TITLE_CHARS) {
-    const cut = flat.slice(0, TITLE_CHARS + 1);
-    const space = cut.lastIndexOf(' ');
-    title = `${(space > TITLE_CHARS / 2 ? cut.slice(0, space) : flat.slice(0, TITLE_CHARS)).replace(/[\s,;:.\-–—]+$/, '')}…`;
-  }
-  return title.charAt(0).toUpperCase() + title.slice(1);
-}
 
 export const metadataOf = (row: SessionRow): SessionMetadata =>
   SessionMetadata.parse(JSON.parse(row.metadata));
@@ -52,13 +46,20 @@ export const toSummary = (row: SessionRow, matched: string | null = null): Sessi
   matched_sentence: matched,
 });
 
+/** How often a streaming answer says it is alive (real time). */
+export const ANSWER_BEAT_MS = 5_000;
+/** An answer not heard from for this long (by `now`) was left by a dead server: stopped. */
+export const ANSWER_LEASE_MS = 20_000;
+const ANSWERING = 'answering';
+
 export const toMessage = (row: MessageRow): SessionMessage => ({
   id: row.id,
   prompt: row.prompt,
   mode: row.mode as AskMode,
   answer: row.answer,
   data: row.data ? (JSON.parse(row.data) as AskAnswer) : null,
-  status: row.status as SessionMessage['status'],
+  // Only an abandoned one is read (`sessionMessages`): its server died answering.
+  status: (row.status === ANSWERING ? 'stopped' : row.status) as SessionMessage['status'],
   error: row.error,
   feedback: row.feedback as SessionMessage['feedback'],
   created_at: row.created_at,
@@ -104,7 +105,7 @@ export async function openSession(
   const row: SessionRow = {
     id,
     user_id: userId,
-    title: titleFrom(input.prompt),
+    title: sessionTitle(input.prompt),
     type: input.type,
     metadata: JSON.stringify(input.metadata),
     settings: '{}',
@@ -137,6 +138,161 @@ export async function sessionHistory(db: Db, sessionId: string, last = 6) {
   return rows.reverse();
 }
 
+/**
+ * A session's exchanges in order, as the user sees them: those still answering on a live
+ * server are left out (their stream will deliver them), abandoned ones read as stopped.
+ */
+export async function sessionMessages(
+  db: Db,
+  sessionId: string,
+  now: number,
+): Promise<SessionMessage[]> {
+  const rows = await db
+    .selectFrom('assistant_messages')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where((eb) =>
+      eb.or([
+        eb('status', '!=', ANSWERING),
+        eb('alive_at', 'is', null),
+        eb('alive_at', '<', iso(now - ANSWER_LEASE_MS)),
+      ]),
+    )
+    .orderBy('seq', 'asc')
+    .execute();
+  return rows.map(toMessage);
+}
+
+/** The next place in a session, inside a transaction that has locked the session's row. */
+async function nextSeq(trx: Db, sessionId: string): Promise<number> {
+  const last = await trx
+    .selectFrom('assistant_messages')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return Number(last?.seq ?? 0) + 1;
+}
+
+/**
+ * Stores a question before its answer streams, in one committed transaction with its session
+ * (the user's own by that id, or a new one under that id, titled from the question; an id
+ * another user holds is 404). The message waits as 'answering' for `finishAnswer`.
+ */
+export async function startAnswer(
+  db: Db,
+  userId: string,
+  input: { id?: string; prompt: string; type: SessionType; metadata: SessionMetadata },
+  message: { id: string; prompt: string; mode: AskMode },
+  now: number,
+): Promise<SessionRow> {
+  const id = input.id ?? randomUUID();
+  const attempt = () =>
+    inTransaction(db, async (trx) => {
+      // Updated first: on PostgreSQL that locks it, so two questions take consecutive places.
+      let row = await trx
+        .updateTable('assistant_sessions')
+        .set({ updated_at: iso(now) })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) {
+        const taken = await trx
+          .selectFrom('assistant_sessions')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (taken) throw notFound(id);
+        row = {
+          id,
+          user_id: userId,
+          title: sessionTitle(input.prompt),
+          type: input.type,
+          metadata: JSON.stringify(input.metadata),
+          settings: '{}',
+          created_at: iso(now),
+          updated_at: iso(now),
+        };
+        await trx.insertInto('assistant_sessions').values(row).execute();
+      }
+      await trx
+        .insertInto('assistant_messages')
+        .values({
+          ...message,
+          answer: '',
+          data: null,
+          status: ANSWERING,
+          error: null,
+          alive_at: iso(now),
+          session_id: id,
+          user_id: userId,
+          seq: await nextSeq(trx, id),
+          feedback: null,
+          feedback_message: null,
+          created_at: iso(now),
+        })
+        .execute();
+      await recordChange(trx, userId, sessionChange(row), now);
+      return row;
+    });
+  try {
+    return await attempt();
+  } catch (err) {
+    // Two first questions of one new session at once: the other one created it; join it.
+    if (!isUniqueViolation(err)) throw err;
+    return attempt();
+  }
+}
+
+/** The streaming answer is alive, and has written `answer` so far. */
+export async function beatAnswer(
+  db: Db,
+  messageId: string,
+  answer: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('assistant_messages')
+    .set({ alive_at: iso(now), answer })
+    .where('id', '=', messageId)
+    .where('status', '=', ANSWERING)
+    .execute();
+}
+
+/**
+ * Writes the answer over its waiting message (done, stopped or error) and makes the session
+ * the most recently active. Deleted meanwhile: the answer has nowhere to go.
+ */
+export async function finishAnswer(
+  db: Db,
+  session: SessionRow,
+  message: Omit<FinishedMessage, 'prompt' | 'mode'>,
+  now: number,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const touched = await trx
+      .updateTable('assistant_sessions')
+      .set({ updated_at: iso(now) })
+      .where('id', '=', session.id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!touched) return;
+    await trx
+      .updateTable('assistant_messages')
+      .set({
+        answer: message.answer,
+        data: message.data ? JSON.stringify(message.data) : null,
+        status: message.status,
+        error: message.error,
+        alive_at: null,
+      })
+      .where('id', '=', message.id)
+      .where('session_id', '=', session.id)
+      .execute();
+    await recordChange(trx, session.user_id, sessionChange(touched), now);
+  });
+}
+
 export type FinishedMessage = {
   id: string;
   prompt: string;
@@ -148,8 +304,8 @@ export type FinishedMessage = {
 };
 
 /**
- * Stores an answer as the session's next message and makes the session the most recently
- * active. The session row is updated first: on PostgreSQL that locks it, so two answers
+ * Stores a finished exchange as the session's next message (the demo seed's) and makes the
+ * session the most recently active. The session row is updated first: on PostgreSQL that locks it, so two answers
  * finishing at once take consecutive places.
  */
 export async function saveMessage(
@@ -167,11 +323,6 @@ export async function saveMessage(
       .executeTakeFirst();
     // Deleted while it was answering: the answer has nowhere to go.
     if (!touched) return;
-    const last = await trx
-      .selectFrom('assistant_messages')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .where('session_id', '=', session.id)
-      .executeTakeFirst();
     await trx
       .insertInto('assistant_messages')
       .values({
@@ -179,7 +330,7 @@ export async function saveMessage(
         data: message.data ? JSON.stringify(message.data) : null,
         session_id: session.id,
         user_id: session.user_id,
-        seq: Number(last?.seq ?? 0) + 1,
+        seq: await nextSeq(trx, session.id),
         feedback: null,
         feedback_message: null,
         created_at: iso(now),

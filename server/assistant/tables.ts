@@ -32,8 +32,13 @@ declare module '../db/schema' {
       answer: string;
       /** JSON of contract AskAnswer (DONE's data); null when the answer did not finish. */
       data: string | null;
-      /** contract BotMessageStatus: done, stopped or error. */
+      /**
+       * contract BotMessageStatus (done, stopped or error), or 'answering' while its answer
+       * streams (sessions.ts: read as stopped once `alive_at` is older than the lease).
+       */
       status: string;
+      /** While answering: when its stream last said it was alive (ISO); null otherwise. */
+      alive_at: string | null;
       error: string | null;
       feedback: string | null;
       feedback_message: string | null;

@@ -5,16 +5,20 @@ import { SignInBody } from '../../contract/auth';
 import type { AppContext, AppDeps, AppEnv } from '../context';
 import type { Db, DialectName } from '../db/schema';
 import { inTransaction } from '../db/tx';
+import { refusalAfter } from '../http/user-limits';
 import { iso } from '../time';
+import { createDeviceCookies } from './device-cookie';
 import {
+  addressSubject,
   clientAddress,
+  deviceSubject,
   forget,
   hashSubject,
   inWindow,
-  pairSubject,
   record,
-  refusal,
   THROTTLE,
+  untrustedDelayMs,
+  windowWaitMs,
   type Attempt,
   type Kind,
   type Subject,
@@ -39,7 +43,10 @@ const readSignIn = async (c: AppContext) => {
   }
 };
 
-/** Failures in the window (settled rows, and pending ones gone stale) and pending checks. */
+/**
+ * Failures in the window (settled rows, and pending ones gone stale), pending checks, and when
+ * the newest failure was.
+ */
 const tally = async (db: Db, kind: Kind, subject: string, now: number) => {
   const stale = iso(now - PENDING_STALE_MS);
   const row = await inWindow(db, kind, subject, now)
@@ -52,10 +59,45 @@ const tally = async (db: Db, kind: Kind, subject: string, now: number) => {
         .countAll()
         .filterWhere((w) => w.and([w('pending', '=', 1), w('created_at', '>', stale)]))
         .as('pending'),
+      eb.fn
+        .max('created_at')
+        .filterWhere((w) => w.or([w('pending', '=', 0), w('created_at', '<=', stale)]))
+        .as('newest'),
     ])
     .executeTakeFirstOrThrow();
   // PostgreSQL counts in bigint, which pg hands over as text.
-  return { failed: Number(row.failed), pending: Number(row.pending) };
+  return {
+    failed: Number(row.failed),
+    pending: Number(row.pending),
+    newest: row.newest ? Date.parse(row.newest) : null,
+  };
+};
+type Tally = Awaited<ReturnType<typeof tally>>;
+
+type Verdict =
+  | { outcome: 'go' }
+  /** No room: `waitMs` until there is (null: a window's, read from its rows). */
+  | { outcome: 'full'; waitMs: number | null }
+  /** Room only if a pending check ends well. */
+  | { outcome: 'blocked' };
+
+/**
+ * Whether one more attempt fits a subject, counting every pending check as a failure to come.
+ * Windows (a device cookie, an address): room while fewer than `limit` failures. Strangers at
+ * an e-mail: the first few go at once, then each waits untrustedDelayMs after the newest
+ * failure (a growing delay, never a lock).
+ */
+const judge = (kind: Kind, { failed, pending, newest }: Tally, now: number): Verdict => {
+  if (kind === 'signin_email') {
+    if (untrustedDelayMs(failed + pending) === 0) return { outcome: 'go' };
+    if (pending > 0) return { outcome: 'blocked' };
+    const readyAt = (newest ?? now) + untrustedDelayMs(failed);
+    return now >= readyAt ? { outcome: 'go' } : { outcome: 'full', waitMs: readyAt - now };
+  }
+  const { limit } = THROTTLE[kind];
+  if (failed >= limit) return { outcome: 'full', waitMs: null };
+  if (failed + pending + 1 > limit) return { outcome: 'blocked' };
+  return { outcome: 'go' };
 };
 
 /**
@@ -80,10 +122,10 @@ const lockSubjects = async (db: Db, dialect: DialectName, subjects: readonly Sub
 type Admission =
   /** Written down as pending: go to the password check. */
   | { outcome: 'go'; attempts: Attempt[] }
-  /** Windows full of failures. */
-  | { outcome: 'full'; over: Subject[] }
-  /** Windows with no room unless a pending check ends well: wait for the checks `pending`. */
-  | { outcome: 'blocked'; over: Subject[]; pending: string[] };
+  /** No room for `waitMs`. */
+  | { outcome: 'full'; waitMs: number }
+  /** No room unless a pending check ends well: wait for the checks `pending`. */
+  | { outcome: 'blocked'; pending: string[] };
 
 /** The ids of a window's pending checks that are not stale. */
 const pendingIds = async (db: Db, kind: Kind, subject: string, now: number) => {
@@ -96,8 +138,8 @@ const pendingIds = async (db: Db, kind: Kind, subject: string, now: number) => {
 };
 
 /**
- * Under the subjects' locks: refused if a window holds `limit` failures; told to wait if it
- * has no room for one more should every pending check fail; otherwise written down as pending.
+ * Under the subjects' locks: refused if a subject has no room (`judge`); told to wait if it
+ * has none should every pending check fail; otherwise written down as pending.
  */
 const admit = (
   deps: Pick<AppDeps, 'db' | 'dialect'>,
@@ -106,19 +148,22 @@ const admit = (
 ): Promise<Admission> =>
   inTransaction(deps.db, async (trx) => {
     await lockSubjects(trx, deps.dialect, subjects);
-    const full: Subject[] = [];
+    let full: number | null = null;
     const blocked: Subject[] = [];
     for (const s of subjects) {
-      const { failed, pending } = await tally(trx, s.kind, s.subject, now);
-      const { limit } = THROTTLE[s.kind];
-      if (failed >= limit) full.push(s);
-      else if (failed + pending + 1 > limit) blocked.push(s);
+      const verdict = judge(s.kind, await tally(trx, s.kind, s.subject, now), now);
+      if (verdict.outcome === 'full') {
+        const wait =
+          verdict.waitMs ??
+          (s.kind === 'signin_email' ? 0 : await windowWaitMs(trx, s.kind, s.subject, now));
+        full = Math.max(full ?? 0, wait);
+      } else if (verdict.outcome === 'blocked') blocked.push(s);
     }
-    if (full.length) return { outcome: 'full', over: full };
+    if (full !== null) return { outcome: 'full', waitMs: full };
     if (blocked.length) {
       const pending: string[] = [];
       for (const s of blocked) pending.push(...(await pendingIds(trx, s.kind, s.subject, now)));
-      return { outcome: 'blocked', over: blocked, pending };
+      return { outcome: 'blocked', pending };
     }
     return { outcome: 'go', attempts: await record(trx, subjects, now, true) };
   });
@@ -174,52 +219,64 @@ const awaitTurn = async (
  * Guards POST /auth/signin; mounted before the idempotency middleware so that its writes are
  * its own and never rolled back with a failing request's transaction.
  *
- * An attempt counts under its e-mail and address pair, its e-mail and its address (THROTTLE).
- * It goes to the password check only when each of those windows has room for it even if every
- * check still running fails; it is then written down as pending, in the same locked step
- * (`admit`), so guesses sent in parallel, to one server or several, see each other: at most
- * `limit` of them reach the check, the rest wait for those to settle and are refused with 429
- * (even with the right password) once a window is full of failures. Only a 401 turns the
- * attempt into failures; a success is struck off and clears its pair's failures (not the
- * e-mail's or the address's: an account of one's own must not buy guesses elsewhere), so
- * sign-ins that succeed never hold each other back.
- * Any other answer (a malformed body, an internal error) was no guess and is struck off too.
+ * OWASP's device cookies (device-cookie.ts): an attempt that brings a valid device cookie for
+ * its e-mail counts under that cookie alone (THROTTLE.signin_device: 10 failures lock that
+ * cookie for 15 minutes, nothing else), so a browser that has signed in keeps signing in
+ * whatever strangers do. Any other attempt counts under its e-mail (strangers to the account:
+ * growing delays, UNTRUSTED) and its client address or IPv6 /64 (THROTTLE.signin_ip).
+ *
+ * It goes to the password check only when each subject has room for it even if every check
+ * still running fails; it is then written down as pending, in the same locked step (`admit`),
+ * so guesses sent in parallel, to one server or several, see each other: only as many as fit
+ * reach the check, the rest wait for those to settle and are refused with 429 and Retry-After
+ * (even with the right password) while there is no room. Only a 401 turns the attempt into
+ * failures. A success is struck off, clears its device cookie's failures (not the e-mail's or
+ * the address's: the strangers are still strangers, and an account of one's own must not buy
+ * guesses elsewhere) and sets a new device cookie. Any other answer (a malformed body, an
+ * internal error) was no guess and is struck off too.
  */
 export const signInThrottle = (
-  deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'trustProxy' | 'signInWaitMs'>,
+  deps: Pick<AppDeps, 'db' | 'dialect' | 'now' | 'product' | 'trustProxy' | 'signInWaitMs'>,
 ): MiddlewareHandler<AppEnv> => {
   const bell = settleBell();
+  const devices = createDeviceCookies(deps);
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
     // A malformed body is the route's to refuse with a 400; it never reaches a password check.
     const body = await readSignIn(c);
     if (!body) return next();
-    const address = clientAddress(c, deps.trustProxy ?? false);
-    const subjects: Subject[] = [
-      { kind: 'signin_pair', subject: pairSubject(body.email, address) },
-      { kind: 'signin_email', subject: hashSubject(body.email) },
-    ];
-    if (address) subjects.push({ kind: 'signin_ip', subject: hashSubject(address) });
+    const nonce = await devices.read(c, body.email);
+    const subjects: Subject[] = [];
+    if (nonce) subjects.push({ kind: 'signin_device', subject: deviceSubject(body.email, nonce) });
+    else {
+      subjects.push({ kind: 'signin_email', subject: hashSubject(body.email) });
+      const address = clientAddress(c, deps.trustProxy ?? false);
+      if (address) subjects.push({ kind: 'signin_ip', subject: addressSubject(address) });
+    }
     const turn = await awaitTurn(deps, bell, subjects);
+    // Blocked for signInWaitMs with nothing ahead settling: come back shortly.
     if (turn.outcome !== 'go') {
-      throw await refusal(deps.db, turn.over, deps.now(), 'failed sign-in attempts');
+      throw refusalAfter(turn.outcome === 'full' ? turn.waitMs : 1000, 'failed sign-in attempts');
     }
     const { attempts } = turn;
     try {
-      await settle(deps, c, next, attempts);
+      if (await settle(deps, c, next, attempts)) await devices.issue(c, body.email);
     } finally {
       bell.ring();
     }
   };
 };
 
-/** Runs the password check, then turns the pending attempt into failures or strikes it off. */
+/**
+ * Runs the password check, then turns the pending attempt into failures or strikes it off.
+ * Answers whether the sign-in succeeded.
+ */
 const settle = async (
   deps: Pick<AppDeps, 'db'>,
   c: AppContext,
   next: () => Promise<void>,
   attempts: Attempt[],
-) => {
+): Promise<boolean> => {
   try {
     await next();
   } catch (err) {
@@ -236,15 +293,18 @@ const settle = async (
         attempts.map((a) => a.id),
       )
       .execute();
-    return;
+    return false;
   }
   await forget(deps.db, attempts);
-  if (c.res.status < 400) {
+  if (c.res.status >= 400) return false;
+  const device = attempts.find((a) => a.kind === 'signin_device');
+  if (device) {
     await deps.db
       .deleteFrom('auth_attempts')
-      .where('kind', '=', 'signin_pair')
-      .where('subject', '=', attempts[0].subject)
+      .where('kind', '=', 'signin_device')
+      .where('subject', '=', device.subject)
       .where('pending', '=', 0)
       .execute();
   }
+  return true;
 };

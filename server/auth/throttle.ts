@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
+import ipaddr from 'ipaddr.js';
 import type { AppContext, AppDeps, AppEnv } from '../context';
 import type { Database, Db } from '../db/schema';
-import { rateLimited } from '../errors';
+import { refusalAfter } from '../http/user-limits';
 import { iso } from '../time';
 
 export type Kind = Database['auth_attempts']['kind'];
@@ -11,30 +12,65 @@ export type Kind = Database['auth_attempts']['kind'];
 const MINUTE_MS = 60 * 1000;
 
 /**
- * Brute-force limits, each a sliding window over rows of `auth_attempts`. Failed sign-ins are
- * counted three ways: per e-mail and client address pair (someone guessing at one account from
- * one place), per e-mail from everywhere (a much higher ceiling, so guessing from elsewhere
- * cannot lock the owner out of their own address), and per address (one place guessing at many
+ * Brute-force limits, each a sliding window over rows of `auth_attempts`. A sign-in counts
+ * under its device cookie when it carries a valid one for the account (10 failures lock that
+ * cookie, nothing else), and otherwise under its e-mail (strangers to the account: growing
+ * delays, UNTRUSTED below) and its client address or IPv6 /64 (one place guessing at many
  * accounts). Then reset mails per e-mail, and sign-ups and password resets per address (each
  * costs a scrypt hash).
  */
-export const THROTTLE: Record<Kind, { limit: number; windowMs: number }> = {
-  signin_pair: { limit: 10, windowMs: 15 * MINUTE_MS },
-  signin_email: { limit: 100, windowMs: 15 * MINUTE_MS },
+export const THROTTLE = {
+  signin_device: { limit: 10, windowMs: 15 * MINUTE_MS },
   signin_ip: { limit: 50, windowMs: 15 * MINUTE_MS },
   reset_mail: { limit: 5, windowMs: 60 * MINUTE_MS },
   signup_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
   reset_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
+} satisfies Record<Exclude<Kind, 'signin_email'>, { limit: number; windowMs: number }>;
+
+/**
+ * Sign-ins at an e-mail without a device cookie for it (OWASP's "untrusted clients"): never a
+ * lock, a delay that grows with the failures of the last day. The first `free` go straight
+ * to the password check; after n failures (n >= free) the next waits `firstDelayMs` *
+ * 2^(n - free) after the newest, at most `maxDelayMs`: 1 s, 2 s, 4 s ... 15 minutes, so a
+ * stranger gets about 110 guesses a day while the owner's browsers, trusted by their device
+ * cookies, are not slowed at all.
+ */
+export const UNTRUSTED = {
+  free: 5,
+  firstDelayMs: 1000,
+  maxDelayMs: 15 * MINUTE_MS,
+  windowMs: 24 * 60 * MINUTE_MS,
 };
+
+/** How long the next untrusted sign-in waits after `failures` failures (from the newest). */
+export const untrustedDelayMs = (failures: number) =>
+  failures < UNTRUSTED.free
+    ? 0
+    : Math.min(UNTRUSTED.maxDelayMs, UNTRUSTED.firstDelayMs * 2 ** (failures - UNTRUSTED.free));
+
+const windowMsOf = (kind: Kind) =>
+  kind === 'signin_email' ? UNTRUSTED.windowMs : THROTTLE[kind].windowMs;
 
 export const hashSubject = (subject: string) =>
   createHash('sha256').update(subject.trim().toLowerCase()).digest('hex');
 
-/** An e-mail and address pair: the two hashes, so that all of an e-mail's pairs share a prefix. */
-export const pairSubject = (email: string, address: string | null) =>
-  `${hashSubject(email)}:${hashSubject(address ?? '')}`;
+/**
+ * What a client address counts as: an IPv4 address (an IPv4-mapped IPv6 one included) as
+ * itself, an IPv6 address as its /64 (one subscriber's network: a host given one can use any
+ * of its 2^64 addresses), anything else (an unparsable forwarded value) as its text.
+ */
+export const addressKey = (address: string): string => {
+  if (!ipaddr.isValid(address)) return address.trim().toLowerCase();
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${ip.toString()}/64`);
+  return `${prefix.toString()}/64`;
+};
 
-/** What a limit counts: a kind and a hashed subject (an e-mail, an address, or a pair). */
+/** The hashed subject of a client address (addressKey). */
+export const addressSubject = (address: string) => hashSubject(addressKey(address));
+
+/** What a limit counts: a kind and a hashed subject (an e-mail, an address, a device cookie). */
 export type Subject = { kind: Kind; subject: string };
 export type Attempt = Subject & { id: string; created_at: string };
 
@@ -76,7 +112,7 @@ export const inWindow = (db: Db, kind: Kind, subject: string, now: number) =>
     .selectFrom('auth_attempts')
     .where('kind', '=', kind)
     .where('subject', '=', subject)
-    .where('created_at', '>', iso(now - THROTTLE[kind].windowMs));
+    .where('created_at', '>', iso(now - windowMsOf(kind)));
 
 export const countSettled = async (
   db: Db,
@@ -93,7 +129,12 @@ export const countSettled = async (
 };
 
 /** How long until fewer than `limit` settled rows remain in the window, so one more fits. */
-const waitMs = async (db: Db, kind: Kind, subject: string, now: number): Promise<number> => {
+export const windowWaitMs = async (
+  db: Db,
+  kind: keyof typeof THROTTLE,
+  subject: string,
+  now: number,
+): Promise<number> => {
   const { limit, windowMs } = THROTTLE[kind];
   const row = await inWindow(db, kind, subject, now)
     .where('pending', '=', 0)
@@ -106,15 +147,15 @@ const waitMs = async (db: Db, kind: Kind, subject: string, now: number): Promise
 };
 
 /** A 429 saying when the fullest of the `over` windows has room again. */
-export const refusal = async (db: Db, over: readonly Subject[], now: number, what: string) => {
+export const refusal = async (
+  db: Db,
+  over: readonly { kind: keyof typeof THROTTLE; subject: string }[],
+  now: number,
+  what: string,
+) => {
   let wait = 0;
-  for (const a of over) wait = Math.max(wait, await waitMs(db, a.kind, a.subject, now));
-  const seconds = Math.max(1, Math.ceil(wait / 1000));
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return rateLimited(
-    `too many ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-    seconds,
-  );
+  for (const a of over) wait = Math.max(wait, await windowWaitMs(db, a.kind, a.subject, now));
+  return refusalAfter(wait, what);
 };
 
 /**
@@ -167,17 +208,25 @@ export const addressThrottle =
     const address = clientAddress(c, deps.trustProxy ?? false);
     if (!address) return next();
     const now = deps.now();
-    const attempts = await record(deps.db, [{ kind, subject: hashSubject(address) }], now);
+    const attempts = await record(deps.db, [{ kind, subject: addressSubject(address) }], now);
     if ((await countSettled(deps.db, kind, attempts[0].subject, now)) > THROTTLE[kind].limit) {
       await forget(deps.db, attempts);
-      throw await refusal(deps.db, attempts, now, what);
+      throw await refusal(deps.db, [{ kind, subject: attempts[0].subject }], now, what);
     }
     return next();
   };
 
 /**
- * Forgets an e-mail's failed sign-ins from every address: on a password reset (the owner has
- * shown the mailbox is theirs, so someone else's guessing must not lock them out).
+ * A device cookie's subject: the e-mail's hash, then the nonce's, so that all of an e-mail's
+ * device cookies share a prefix (a password reset clears them).
+ */
+export const deviceSubject = (email: string, nonce: string) =>
+  `${hashSubject(email)}:${hashSubject(nonce)}`;
+
+/**
+ * Forgets an e-mail's failed sign-ins, its strangers' and its device cookies': on a password
+ * reset (the owner has shown the mailbox is theirs, so someone else's guessing must not hold
+ * them back). The addresses' counts stay: they are about other accounts too.
  */
 export const clearSignInFailures = async (db: Db, email: string) => {
   const subject = hashSubject(email);
@@ -186,7 +235,7 @@ export const clearSignInFailures = async (db: Db, email: string) => {
     .where((eb) =>
       eb.or([
         eb.and([eb('kind', '=', 'signin_email'), eb('subject', '=', subject)]),
-        eb.and([eb('kind', '=', 'signin_pair'), eb('subject', 'like', `${subject}:%`)]),
+        eb.and([eb('kind', '=', 'signin_device'), eb('subject', 'like', `${subject}:%`)]),
       ]),
     )
     .execute();
@@ -209,13 +258,19 @@ export const takeResetMailAllowance = async (
   return true;
 };
 
-/** Forgets attempts that have left their window. */
+const KINDS: readonly Kind[] = [...(Object.keys(THROTTLE) as Kind[]), 'signin_email'];
+
+/**
+ * Forgets attempts that have left their window, and rows of kinds no longer counted (the
+ * e-mail and address pairs sign-in counted before device cookies).
+ */
 export const purgeAuthAttempts = async (db: Db, now: number) => {
-  for (const kind of Object.keys(THROTTLE) as Kind[]) {
+  for (const kind of KINDS) {
     await db
       .deleteFrom('auth_attempts')
       .where('kind', '=', kind)
-      .where('created_at', '<=', iso(now - THROTTLE[kind].windowMs))
+      .where('created_at', '<=', iso(now - windowMsOf(kind)))
       .execute();
   }
+  await db.deleteFrom('auth_attempts').where('kind', 'not in', KINDS).execute();
 };

@@ -59,14 +59,15 @@ export interface Database {
     created_at: string;
   };
   /**
-   * One sign-in attempt (per e-mail and address pair, per e-mail, per client address), sent
-   * reset mail, sign-up or password reset, counted in a sliding window (auth/throttle.ts).
-   * `subject` is a SHA-256 of the e-mail or address (a pair: the two hashes joined by ':'):
-   * the table fills with what strangers type, and counting needs no plain text.
+   * One sign-in attempt (per device cookie, per e-mail from strangers, per client address),
+   * sent reset mail, sign-up or password reset, counted in a sliding window (auth/throttle.ts).
+   * `subject` is a SHA-256 of the e-mail or address (a device cookie: the e-mail's and its
+   * nonce's joined by ':'): the table fills with what strangers type, and counting needs no
+   * plain text.
    */
   auth_attempts: {
     id: string;
-    kind: 'signin_pair' | 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
+    kind: 'signin_device' | 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
     subject: string;
     /**
      * 1 while a sign-in's password check runs; it then becomes a failure (0) or is deleted.

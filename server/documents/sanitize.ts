@@ -1,4 +1,4 @@
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import sanitize from 'sanitize-html';
 
 /**
@@ -9,12 +9,16 @@ import sanitize from 'sanitize-html';
  */
 
 const LINK_SCHEMES = ['http:', 'https:', 'mailto:'];
+const WEB_SCHEMES = ['http:', 'https:'];
 
-/** An address made absolute against `baseUrl`, or null when it is not one we keep. */
+/**
+ * An address made absolute against `baseUrl`, or null when it is not one we keep (by default
+ * http and https only): the one rule for links of feeds, pages, filings and stored HTML.
+ */
 export function absoluteUrl(
   value: string | null | undefined,
   baseUrl: string | null | undefined,
-  schemes: readonly string[] = LINK_SCHEMES,
+  schemes: readonly string[] = WEB_SCHEMES,
 ): string | null {
   const raw = value?.trim();
   if (!raw) return null;
@@ -61,7 +65,7 @@ const optionsFor = (baseUrl: string | null | undefined): sanitize.IOptions => ({
   allowProtocolRelative: false,
   transformTags: {
     a: (tagName, attribs) => {
-      const href = absoluteUrl(attribs.href, baseUrl);
+      const href = absoluteUrl(attribs.href, baseUrl, LINK_SCHEMES);
       const { href: _href, rel: _rel, ...rest } = attribs;
       // Links leave the app: no opener, no referrer.
       return {
@@ -84,23 +88,27 @@ export function sanitizeHtml(html: string, baseUrl?: string | null): string {
   return sanitize(html, optionsFor(baseUrl));
 }
 
+// Compiled once: `convert` compiles its selectors on every call (most of a stored document's
+// cost, and ~0.8 MB of garbage each).
+const toText = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'h1', options: { uppercase: false } },
+    { selector: 'h2', options: { uppercase: false } },
+    { selector: 'h3', options: { uppercase: false } },
+    { selector: 'h4', options: { uppercase: false } },
+    { selector: 'h5', options: { uppercase: false } },
+    { selector: 'h6', options: { uppercase: false } },
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+  ],
+});
+
 /** The readable text of (sanitised) HTML: what snippets, search and the assistant read. */
 export function htmlToText(html: string): string {
   if (!html) return '';
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'h1', options: { uppercase: false } },
-      { selector: 'h2', options: { uppercase: false } },
-      { selector: 'h3', options: { uppercase: false } },
-      { selector: 'h4', options: { uppercase: false } },
-      { selector: 'h5', options: { uppercase: false } },
-      { selector: 'h6', options: { uppercase: false } },
-      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-    ],
-  })
+  return toText(html)
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -12,6 +12,7 @@ import type { Db } from '../db/schema';
 import { CARD_COLUMNS, toCard, type CardRow } from '../documents/cards';
 import { parseKeywordQuery } from '../documents/keyword-query';
 import {
+  isEmptyScope,
   OPEN_FILTER,
   type EngineFilter,
   type EngineHit,
@@ -21,6 +22,7 @@ import {
 } from './engine';
 import { searchWindow } from './dates';
 import { highlightText, matchTerms } from './highlight';
+import { normalizeExpr } from './query';
 import { correctSpelling } from './spell';
 
 /**
@@ -36,9 +38,7 @@ export type SearchKit = {
   passagesOf: (text: string) => TextSpan[];
 };
 
-/** A scope with no part reads nothing (a user's groups, until groups exist). */
-export const isEmptyScope = (s: SearchScope) =>
-  s.feeds.length === 0 && s.sourceIds.length === 0 && !s.publicCorpus && s.ownedBy === null;
+// Kept for assistant/retrieve.ts, which imports it from here; defined beside SearchScope.
 
 /** The filter parts of a request (facets, tab, dates) as the engine takes them. */
 export function engineFilter(
@@ -65,13 +65,14 @@ export function engineFilter(
 }
 
 /**
- * The query's expression: null with `usable` true when the query is empty (every document of
- * the scope); `usable` false when it had text but nothing a document could match (only
- * operators or punctuation): that answers no results.
+ * The query's expression as the engines run it (query.ts `normalizeExpr`: repeats read once,
+ * at most MAX_QUERY_TERMS words), so highlights mark what was searched: null with `usable`
+ * true when the query is empty (every document of the scope); `usable` false when it had text
+ * but nothing a document could match (only operators or punctuation): that answers no results.
  */
 export function queryExpr(q: string): { expr: SearchExpr | null; usable: boolean } {
   if (!q.trim()) return { expr: null, usable: true };
-  const { expr } = parseKeywordQuery(q);
+  const expr = normalizeExpr(parseKeywordQuery(q).expr);
   return { expr, usable: expr !== null };
 }
 

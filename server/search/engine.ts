@@ -34,6 +34,10 @@ export type SearchScope = {
   ownedBy: string | null;
 };
 
+/** A scope with no part reads nothing (a user's groups, until groups exist). */
+export const isEmptyScope = (scope: SearchScope) =>
+  !scope.feeds.length && !scope.sourceIds.length && !scope.publicCorpus && !scope.ownedBy;
+
 export type EngineFilter = {
   /** Only this feed tab (contract feedTabOf of the document). */
   tab: FeedTabKey | null;

@@ -1,9 +1,8 @@
 import { MARKETS } from '../../contract/documents';
 import { EXCHANGE_COUNTRIES, type FacetValue } from '../../contract/search';
 import type { Db } from '../db/schema';
-import { isEmptyScope, queryExpr, type SearchKit } from './answer';
-import { OPEN_FILTER as OPEN } from './engine';
-import type { SearchScope } from './engine';
+import { queryExpr, type SearchKit } from './answer';
+import { isEmptyScope, OPEN_FILTER as OPEN, type SearchScope } from './engine';
 import { foldWord } from './highlight';
 
 /**

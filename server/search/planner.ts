@@ -1,12 +1,18 @@
 import type { SearchSort } from '../../contract/search';
 import type { Db } from '../db/schema';
 import { countRows, emptyAnswer, inTab, page, type Counted } from './answer-rows';
-import type { EngineAnswer, EngineQuery, SearchExpr, SearchScope } from './engine';
+import {
+  isEmptyScope,
+  type EngineAnswer,
+  type EngineQuery,
+  type SearchExpr,
+  type SearchScope,
+} from './engine';
 import { COUNTER_ALL, COUNTER_PUBLIC, counterOfOwner, counterOfSource } from './indexing';
 import type { Answer, Fused, FusedOf, Matcher } from './matcher';
 import { exprWords, shareBounds, type Share } from './query';
 import { rankedPrefix, windowSearch } from './ranking';
-import { checkCandidates, isEmptyScope } from './scope-sql';
+import { checkCandidates } from './scope-sql';
 import { compareBy } from './sorts';
 import { stemKey } from './stems';
 import { countsOf } from './vocabulary';

@@ -25,42 +25,109 @@ export const termStems = (words: readonly string[]): string[] =>
 /** Groups nested deeper than this are read flat (see `normalizeExpr`). */
 export const MAX_EXPR_DEPTH = 12;
 
+/**
+ * A query reads at most this many words (a phrase's words each count; repeats are read once):
+ * the rest of a longer query is left out, in reading order, as web search engines do. Every
+ * statement of a search costs per word (FTS5 ranks a match by each of its phrases' positions:
+ * 2,500 words of "a" took 10 s on SQLite, with every other request waiting behind it), so a
+ * bound on the words is a bound on each statement; no query a person writes comes near it.
+ */
+export const MAX_QUERY_TERMS = 32;
+
 const wordsIn = (e: KeywordExpr): KeywordExpr[] =>
   e.type === 'term' ? [e] : e.type === 'not' ? [] : e.items.flatMap(wordsIn);
 
 /**
- * The expression both engines run: groups of the same operator merged (`a (b c)` is `a b c`),
- * double negations dropped, and groups nested deeper than MAX_EXPR_DEPTH read flat, as all of
- * their words (FTS5's parser refuses an expression nested about thirty deep; no query a person
- * writes comes near).
+ * Groups of the same operator merged, double negations dropped, repeated parts of a group read
+ * once (`a a a` is `a`, `employ employed` is `employ`: the same stem), groups nested deeper
+ * than MAX_EXPR_DEPTH read flat. Each part is keyed by what it matches (its stems, bottom-up),
+ * a word's stems worked out once however often it is repeated.
  */
-export function normalizeExpr(expr: KeywordExpr | null): KeywordExpr | null {
-  const walk = (e: KeywordExpr, depth: number): KeywordExpr | null => {
-    if (e.type === 'term') return e;
+function simplify(expr: KeywordExpr | null): KeywordExpr | null {
+  const stemsOf = new Map<string, string>();
+  const termKey = (words: string[]) => {
+    const text = words.join(' ');
+    let key = stemsOf.get(text);
+    if (key === undefined) {
+      key = `"${termStems(words).join(' ')}"`;
+      stemsOf.set(text, key);
+    }
+    return key;
+  };
+  /** A part with its key; a group keeps its parts keyed, a negation what it negates. */
+  type Keyed = { e: KeywordExpr; key: string; parts?: Keyed[]; negated?: Keyed };
+  const walk = (e: KeywordExpr, depth: number): Keyed | null => {
+    if (e.type === 'term') return { e, key: termKey(e.words) };
     if (depth >= MAX_EXPR_DEPTH) {
       const words = wordsIn(e);
-      return words.length === 0
-        ? null
-        : words.length === 1
-          ? words[0]
-          : { type: 'and', items: words };
+      return words.length === 0 ? null : walk({ type: 'and', items: words }, 0);
     }
     if (e.type === 'not') {
       const inner = walk(e.item, depth + 1);
       if (!inner) return null;
-      return inner.type === 'not' ? inner.item : { type: 'not', item: inner };
+      return (
+        inner.negated ?? { e: { type: 'not', item: inner.e }, key: `-${inner.key}`, negated: inner }
+      );
     }
-    const items: KeywordExpr[] = [];
+    const items: Keyed[] = [];
+    const seen = new Set<string>();
+    const add = (item: Keyed) => {
+      if (seen.has(item.key)) return;
+      seen.add(item.key);
+      items.push(item);
+    };
     for (const item of e.items) {
       const done = walk(item, depth + 1);
       if (!done) continue;
-      if (done.type === e.type) items.push(...done.items);
-      else items.push(done);
+      if (done.e.type === e.type && done.parts) done.parts.forEach(add);
+      else add(done);
     }
+    if (items.length === 0) return null;
+    if (items.length === 1) return items[0];
+    return {
+      e: { type: e.type, items: items.map((i) => i.e) },
+      key: `${e.type}(${items.map((i) => i.key).join(' ')})`,
+      parts: items,
+    };
+  };
+  return expr ? (walk(expr, 0)?.e ?? null) : null;
+}
+
+/**
+ * The expression with at most MAX_QUERY_TERMS words, the first ones in reading order: a term
+ * past the budget is left out (a negation or group left empty goes with it), a phrase that
+ * crosses it keeps its first words.
+ */
+function withinBudget(expr: KeywordExpr | null): KeywordExpr | null {
+  let left = MAX_QUERY_TERMS;
+  const walk = (e: KeywordExpr): KeywordExpr | null => {
+    if (e.type === 'term') {
+      const words = e.words.flatMap((w) => wordsOf(w));
+      if (left <= 0 && words.length > 0) return null;
+      const kept = words.slice(0, left);
+      left -= kept.length;
+      return kept.length === words.length ? e : { type: 'term', words: kept };
+    }
+    if (e.type === 'not') {
+      const inner = walk(e.item);
+      return inner ? { type: 'not', item: inner } : null;
+    }
+    const items = e.items.map(walk).filter((i): i is KeywordExpr => i !== null);
     if (items.length === 0) return null;
     return items.length === 1 ? items[0] : { type: e.type, items };
   };
-  return expr ? walk(expr, 0) : null;
+  return expr ? walk(expr) : null;
+}
+
+/**
+ * The expression both engines run (and highlights mark): groups of the same operator merged
+ * (`a (b c)` is `a b c`), double negations dropped, repeats read once, groups nested deeper
+ * than MAX_EXPR_DEPTH read flat, as all of their words (FTS5's parser refuses an expression
+ * nested about thirty deep; no query a person writes comes near), and at most MAX_QUERY_TERMS
+ * words. Simplified again after the cut, since dropping a part can leave a group of one.
+ */
+export function normalizeExpr(expr: KeywordExpr | null): KeywordExpr | null {
+  return simplify(withinBudget(simplify(expr)));
 }
 
 /** Every stem the engines look up for an expression (the planner counts documents by them). */

@@ -46,9 +46,6 @@ export function scopeCond(db: Db, scope: SearchScope): Cond {
   return any(parts);
 }
 
-export const isEmptyScope = (scope: SearchScope) =>
-  !scope.feeds.length && !scope.sourceIds.length && !scope.publicCorpus && !scope.ownedBy;
-
 const lowered = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()))];
 
 /** The filters but the tab (tab counts are taken over the other tabs too). */

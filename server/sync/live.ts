@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import { LIVE_HEARTBEAT_MS, SYNC_LIVE_PATH, type LiveEvent } from '../../contract/sync';
 import type { AppDeps, AppEnv } from '../context';
 import { requireAuth } from '../http/define';
+import { userLimit } from '../http/user-limits';
 import { onChangeWritten } from './live-signal';
 
 /**
@@ -126,9 +127,11 @@ export function registerLiveRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): Live
     responses: {
       200: { description: 'An event stream', content: { 'text/event-stream': { schema: {} } } },
       401: { description: 'No token, or an unknown one' },
+      429: { description: 'Too many live connections open for this user' },
     },
   });
-  app.get(`/api${SYNC_LIVE_PATH}`, requireAuth, (c) => {
+  // At most LIMIT_LIVE_CONNECTIONS open per user (the worker holds one for all its tabs).
+  app.get(`/api${SYNC_LIVE_PATH}`, requireAuth, userLimit(deps, 'live'), (c) => {
     const userId = c.var.auth!.user.id;
     const aborted = c.req.raw.signal;
     return streamSSE(c, async (stream) => {

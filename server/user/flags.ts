@@ -1,51 +1,7 @@
+import { defaultFlagValue, knownFlags } from '../../contract/user';
 import type { Db } from '../db/schema';
 import { inTransaction } from '../db/tx';
 import { recordChange } from '../sync/changes';
-
-/** Flags off by default; every other known flag starts "on" (spec 000 §6). */
-const OFF_BY_DEFAULT = new Set(['is_pricing', 'is_pulse_whatsapp_verification_enabled']);
-
-/** The flags spec 000 §6 names, with the product filled in. */
-export const knownFlags = (product: string): string[] => [
-  `ask_${product}_copilot`,
-  `ask_${product}_history`,
-  `ask_${product}_upload`,
-  `ask_${product}_dataset_selection_${product}_universe`,
-  `ask_${product}_full_screen`,
-  'is_pricing',
-  'is_pulse_whatsapp_verification_enabled',
-  'doc_full_screen_view',
-  'doc_open_in_source',
-  'doc_open_in_new_tab',
-  'doc_sentiment_analysis',
-  'doc_table_extraction',
-  'doc_summarization',
-  'doc_hide_source',
-  'doc_share',
-  'doc_download',
-  'doc_delete',
-  'doc_mark_as_read',
-  'comments',
-  'notebooks',
-  'tags',
-  'bookmarks',
-  'webclips',
-  'research',
-  'my_feeds',
-  'my_data',
-  'search',
-  'website_priority',
-  'website_unfollow',
-  'assistants',
-  'report_generation',
-  `${product}_report`,
-  'report_open_research',
-  // One flag per integration family (000 §6); the landing rule opens the first enabled one.
-  'rss_news',
-  'exchanges',
-];
-
-export const defaultFlagValue = (name: string) => (OFF_BY_DEFAULT.has(name) ? 'off' : 'on');
 
 /**
  * Makes sure every known flag has a default; existing values (an operator may have changed

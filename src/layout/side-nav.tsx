@@ -30,19 +30,24 @@ function navItems(
       ],
     },
     {
-      // The user's own feeds (home is My Data, above), under my_feeds.
+      // The user's own feeds (home is My Data, above), under my_feeds. Making and managing
+      // feeds is always offered, with or without feeds yet (issue 18).
       heading: 'My Feeds',
-      items: boards
-        .filter((board) => board.enabled)
-        .map((board) => ({
-          label:
-            board.board_name.length > FEED_NAME_MAX
-              ? `${board.board_name.slice(0, FEED_NAME_MAX - 1)}…`
-              : board.board_name,
-          title: board.board_name,
-          to: r.feeds.feed(board.board_id),
-          flag: 'my_feeds',
-        })),
+      items: [
+        { label: 'New feed', to: r.customFeed },
+        { label: 'Feed Manager', to: r.settings.feedsRoot },
+        ...boards
+          .filter((board) => board.enabled)
+          .map((board) => ({
+            label:
+              board.board_name.length > FEED_NAME_MAX
+                ? `${board.board_name.slice(0, FEED_NAME_MAX - 1)}…`
+                : board.board_name,
+            title: board.board_name,
+            to: r.feeds.feed(board.board_id),
+            flag: 'my_feeds',
+          })),
+      ],
     },
     {
       heading: 'Library',
@@ -54,8 +59,12 @@ function navItems(
       ],
     },
     {
+      // Following a source is always offered, not only by an empty feed (issue 18).
       heading: 'Sources',
       items: [
+        { label: 'Add source', to: r.connect.rss },
+        { label: 'Browse sources', to: r.connect.website },
+        { label: 'Ingestion status', to: r.settings.feeds },
         { label: 'Apps', to: r.apps },
         { label: 'Connect', to: r.connect.root },
       ],

@@ -1,14 +1,4 @@
-import { BADGE_MAX, DURATION_OPTIONS } from '../../contract';
-
-/** One of the date-range options of 000 §9: 1d, 1w, 1M, 3M, 6M, 1y, 2y, 3y. */
-export type DurationOption = (typeof DURATION_OPTIONS)[number];
-export type DurationUnit = 'd' | 'w' | 'M' | 'y';
-
-export { DURATION_OPTIONS };
-
-export function isDurationOption(value: unknown): value is DurationOption {
-  return typeof value === 'string' && (DURATION_OPTIONS as readonly string[]).includes(value);
-}
+import { BADGE_MAX } from '../../contract';
 
 /**
  * Numbers of 1000 or more as "Nk" with at most one decimal: 1000 -> "1k", 1500 -> "1.5k",
@@ -50,67 +40,6 @@ export function formatFileSize(bytes: number): string {
   const i = Math.min(SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
   const value = bytes / 1024 ** i;
   return `${parseFloat(value.toFixed(i === 0 ? 0 : 1))} ${SIZE_UNITS[i]}`;
-}
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** The wire format of date ranges, in the user's local calendar: "DD-MM-YYYY". */
-export function formatDayMonthYear(date: Date): string {
-  return `${pad2(date.getDate())}-${pad2(date.getMonth() + 1)}-${date.getFullYear()}`;
-}
-
-/**
- * Duration shorthand: exactly two word characters, a digit and a unit (d, w, M, y); anything
- * else is "Wrong shorthand" (000 §5). The text is the spec's; callers show it as is.
- */
-export function parseDurationShorthand(s: string): { amount: number; unit: DurationUnit } {
-  const match = /^(\d)([dwMy])$/.exec(s);
-  if (!/^\w{2}$/.test(s) || !match) throw new Error('Wrong shorthand');
-  return { amount: Number(match[1]), unit: match[2] as DurationUnit };
-}
-
-const UNIT_WORDS: Record<DurationUnit, string> = { d: 'day', w: 'week', M: 'month', y: 'year' };
-
-/** "Last 1 day", "Last 1 week", "Last 3 months", "Last 2 years" and so on. */
-export function durationLabel(option: DurationOption): string {
-  const { amount, unit } = parseDurationShorthand(option);
-  return `Last ${plural(amount, UNIT_WORDS[unit])}`;
-}
-
-/** Subtract whole months, keeping the day but clamping to the month's end (31 May - 3M = 29 Feb). */
-function minusMonths(date: Date, months: number): Date {
-  const target = new Date(date.getFullYear(), date.getMonth() - months, 1);
-  const lastDay = new Date(target.getFullYear(), target.getMonth() + 1, 0).getDate();
-  target.setDate(Math.min(date.getDate(), lastDay));
-  return target;
-}
-
-/** The start of a duration option counted back from `now` (calendar days, months, years). */
-export function durationStart(option: DurationOption, now: Date): Date {
-  const { amount, unit } = parseDurationShorthand(option);
-  const day = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  if (unit === 'd' || unit === 'w') {
-    day.setDate(day.getDate() - amount * (unit === 'w' ? 7 : 1));
-    return day;
-  }
-  return minusMonths(day, unit === 'M' ? amount : amount * 12);
-}
-
-export type DateRange = { startDate: string; endDate: string; durationOption: DurationOption };
-
-/** The date range sent with a duration option: DD-MM-YYYY start and end plus the option. */
-export function dateRangeFor(option: DurationOption, now: Date): DateRange {
-  return {
-    startDate: formatDayMonthYear(durationStart(option, now)),
-    endDate: formatDayMonthYear(now),
-    durationOption: option,
-  };
-}
-
-/** The "today" tab's range: today's date at both ends (002 §9). */
-export function todayRange(now: Date): { startDate: string; endDate: string } {
-  const today = formatDayMonthYear(now);
-  return { startDate: today, endDate: today };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

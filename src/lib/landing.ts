@@ -1,31 +1,44 @@
-import type { Variant } from '../../contract';
-import { FEED_HOME_SUFFIXES, ROUTES, routesFor, type FeedHomeSuffix } from './routes';
+import {
+  LANDING_FEATURES,
+  landingFlag,
+  MY_DATA_FLAG,
+  SOURCE_FAMILIES,
+  type LandingFeature,
+  type Variant,
+} from '../../contract';
+import { ROUTES, routesFor } from './routes';
 import { variantBase } from './variant';
 
 type Flags = Record<string, boolean>;
+type Routes = ReturnType<typeof routesFor>;
 
 /**
  * The source families of "my data", in the order the landing rule tries them (000 §2: "the
- * route depends on the first enabled source family"). The spec does not name the families'
- * flags; ours are the /feeds/home suffixes themselves. With my_data on and none of them on,
- * the user lands on the whole of their data, /feeds/home. The spec gives the families no order;
- * we try them in the order it lists the suffixes, so the one suffix list serves both.
+ * route depends on the first enabled source family"); each family's flag is its /feeds/home
+ * suffix. With my_data on and none of them on, the user lands on the whole of their data,
+ * /feeds/home.
  */
-export const MY_DATA_FAMILIES: readonly FeedHomeSuffix[] = FEED_HOME_SUFFIXES;
+export const MY_DATA_FAMILIES = SOURCE_FAMILIES;
+
+/** Where each landing feature opens; the contract holds the features' order and flags. */
+const LANDING_ROUTES: Record<LandingFeature, (r: Routes) => string> = {
+  search: (r) => r.search.root,
+  bookmarks: (r) => r.needlbox.bookmarks,
+  tags: (r) => r.needlbox.tags,
+  comments: (r) => r.needlbox.comments,
+  assistants: (r) => r.managers.assistantsDashboard,
+  report_generation: (r) => r.managers.reportGenerationDashboard,
+  report: (r) => r.report.root,
+  ask_full_screen: (r) => r.assistant.full,
+};
 
 /** The landing order after my_data (000 §2): flag -> route. */
 function landingOrder(product: string): Array<[flag: string, route: string]> {
   const r = routesFor(product);
-  return [
-    ['search', r.search.root],
-    ['bookmarks', r.needlbox.bookmarks],
-    ['tags', r.needlbox.tags],
-    ['comments', r.needlbox.comments],
-    ['assistants', r.managers.assistantsDashboard],
-    ['report_generation', r.managers.reportGenerationDashboard],
-    [`${product}_report`, r.report.root],
-    [`ask_${product}_full_screen`, r.assistant.full],
-  ];
+  return LANDING_FEATURES.map((feature) => [
+    landingFlag(feature, product),
+    LANDING_ROUTES[feature](r),
+  ]);
 }
 
 /** Where my data opens: the first enabled family's feed, else the whole home feed. */
@@ -41,7 +54,7 @@ export function myDataRoute(flags: Flags, product: string): string {
  * none of them, /home.
  */
 export function landingRoute(flags: Flags, product: string): string {
-  if (flags.my_data === true) return myDataRoute(flags, product);
+  if (flags[MY_DATA_FLAG] === true) return myDataRoute(flags, product);
   const hit = landingOrder(product).find(([flag]) => flags[flag] === true);
   return hit ? hit[1] : routesFor(product).home;
 }

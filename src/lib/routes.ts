@@ -1,4 +1,4 @@
-import { DEFAULT_PRODUCT } from '../../contract';
+import { DEFAULT_PRODUCT, SOURCE_FAMILIES } from '../../contract';
 import { normalizePath } from './path';
 
 export { normalizePath, pathSegments } from './path';
@@ -6,17 +6,8 @@ export { normalizePath, pathSegments } from './path';
 export { pageHeader } from './page-header';
 export type { PageHeader, PageHeaderInput } from './page-header';
 
-/** The suffixes of /feeds/home (000 §2), one per source family. */
-export const FEED_HOME_SUFFIXES = [
-  'rss_news',
-  'exchanges',
-  'webclips',
-  'chats',
-  'emails',
-  'socialmedia',
-  'drives',
-  'notes',
-] as const;
+/** The suffixes of /feeds/home (000 §2), one per source family (named as its flag). */
+export const FEED_HOME_SUFFIXES = SOURCE_FAMILIES;
 export type FeedHomeSuffix = (typeof FEED_HOME_SUFFIXES)[number];
 
 /** Categories of the generic content pattern /{category}/{source}/{subcategory}. */

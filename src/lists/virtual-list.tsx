@@ -39,6 +39,8 @@ export function VirtualList<Row>(props: {
   rowKey?: (index: number) => string | undefined;
   overscan?: number;
   className?: string;
+  /** A place to bring into view (the selected row), whenever it changes. */
+  scrollToIndex?: number | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const scale = useRef<ScrollScale>(
@@ -72,6 +74,15 @@ export function VirtualList<Row>(props: {
   useEffect(() => {
     virtualizer.measure();
   }, [virtualizer, props.rowHeight]);
+
+  const { scrollToIndex } = props;
+  useEffect(() => {
+    if (scrollToIndex !== null && scrollToIndex !== undefined && scrollToIndex < props.count) {
+      virtualizer.scrollToIndex(scrollToIndex, { align: 'auto' });
+    }
+    // Only a new place scrolls: the list growing must not pull the view back to it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scrollToIndex, virtualizer]);
 
   useScrollAnchor({
     scroller,

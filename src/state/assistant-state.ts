@@ -1,6 +1,6 @@
 import { batch, signal } from '@preact/signals-react';
 import {
-  HOME_ID,
+  DEFAULT_CHAT_STATE,
   type AskMode,
   type AskScope,
   type ChatState,
@@ -14,14 +14,6 @@ type Patch = Extract<ChatUpdate, { kind: 'patch' }>;
 
 /** A question on its way to the worker (shown at once, before the chat has it). */
 export type PendingQuestion = { prompt: string; failed: boolean };
-
-export const DEFAULT_CHAT_STATE: ChatState = {
-  searchWithin: 'all',
-  currentFeedOrDocumentId: HOME_ID,
-  webSearch: false,
-  lastActiveSessionId: null,
-  report: { enabled: false, info: null, sources: [] },
-};
 
 export type AssistantStateDeps = {
   client: WorkspaceClient;
@@ -221,12 +213,8 @@ export function createAssistantState(deps: AssistantStateDeps) {
   /** New chat (001 §4.7): empty, back to all data (the home feed), no last session. */
   const newChat = () => {
     open(null);
-    void setChatState({
-      searchWithin: 'all',
-      currentFeedOrDocumentId: HOME_ID,
-      webSearch: false,
-      lastActiveSessionId: null,
-    });
+    const { report: _kept, ...fresh } = DEFAULT_CHAT_STATE;
+    void setChatState(fresh);
   };
 
   return {

@@ -3,7 +3,6 @@ import type { AnswerInput, RetrievedPassage } from '../../server/assistant/answe
 import { createExtractiveAnswerer, NOT_FOUND } from '../../server/assistant/extractive';
 import { analyseQuestion } from '../../server/assistant/question';
 import { splitSentences } from '../../server/assistant/sentences';
-import { titleFrom } from '../../server/assistant/sessions';
 import { holds, questionTerms, wordSet } from '../../server/assistant/words';
 import { splitPassages } from '../../server/search/passages';
 import { NIKE_TEXT, writeFilings } from './assistant-fixture';
@@ -187,18 +186,5 @@ describe('the extractive answerer', () => {
     );
     await expect(answering).rejects.toThrow(/abort/i);
     expect(chunks).toHaveLength(3);
-  });
-});
-
-describe('a new session title', () => {
-  it('is the first question, capitalised, cut at a word near 60 characters', () => {
-    expect(titleFrom('  what did   nike say about tariffs? ')).toBe(
-      'What did nike say about tariffs?',
-    );
-    expect(
-      titleFrom(
-        'how do foreign currency exchange rates and inflation affect the margins of the footwear business in europe',
-      ),
-    ).toBe('How do foreign currency exchange rates and inflation affect…');
   });
 });

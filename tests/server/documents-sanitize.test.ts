@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, sanitizeHtml } from '../../server/documents/sanitize';
+import { absoluteUrl, htmlToText, sanitizeHtml } from '../../server/documents/sanitize';
 
 const BASE = 'https://news.example.com/markets/story.html';
 
@@ -66,5 +66,31 @@ describe('the HTML sanitiser', () => {
         '<img src="https://x.example/a.png" alt="chart"><ul><li>Repo 6.50%</li><li>CRR 4%</li></ul>',
     );
     expect(text).toBe('Policy\n\nThe committee voted 4-2.\n\n * Repo 6.50%\n * CRR 4%');
+  });
+});
+
+describe('absoluteUrl: the one rule for links of feeds, pages, filings and stored HTML', () => {
+  it('resolves a relative address against its page, and keeps http and https only', () => {
+    expect(absoluteUrl('/markets/rbi', BASE)).toBe('https://news.example.com/markets/rbi');
+    expect(absoluteUrl('  next.html ', BASE)).toBe('https://news.example.com/markets/next.html');
+    expect(absoluteUrl('http://plain.example/a', null)).toBe('http://plain.example/a');
+    expect(absoluteUrl('mailto:desk@example.com', BASE)).toBeNull();
+    expect(absoluteUrl('javascript:alert(1)', BASE)).toBeNull();
+    expect(absoluteUrl('ftp://files.example/a', BASE)).toBeNull();
+  });
+
+  it('takes the schemes a caller keeps', () => {
+    expect(absoluteUrl('mailto:desk@example.com', BASE, ['mailto:'])).toBe(
+      'mailto:desk@example.com',
+    );
+    expect(absoluteUrl('http://cdn.example/a.png', BASE, ['https:'])).toBeNull();
+  });
+
+  it('is null for no address, a blank one, or a relative one with nothing to resolve against', () => {
+    expect(absoluteUrl(null, BASE)).toBeNull();
+    expect(absoluteUrl(undefined, BASE)).toBeNull();
+    // A blank link is no link: not the address of the page it came from.
+    expect(absoluteUrl('   ', BASE)).toBeNull();
+    expect(absoluteUrl('/markets/rbi', null)).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ describe('migrations from every domain', () => {
       '0013-search-scoped-words',
       '0014-entities',
       '0015-search-reindex',
+      '0016-assistant-answering',
     ]);
   });
 
@@ -72,6 +73,7 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0013-search-scoped-words',
       '0014-entities',
       '0015-search-reindex',
+      '0016-assistant-answering',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

@@ -118,6 +118,8 @@ describe.each(STORAGES)('workspace API on %s', (storage) => {
     expect(defaults.ask_needl_copilot).toBe('on');
     expect(defaults.ask_needl_dataset_selection_needl_universe).toBe('on');
     expect(defaults.needl_report).toBe('on');
+    // Every source family the landing rule tries has a flag (the last of them included).
+    expect(defaults.notes).toBe('on');
     const on = Object.keys(defaults).filter((k) => defaults[k] === 'on');
     expect(on.length).toBe(Object.keys(defaults).length - 2);
 

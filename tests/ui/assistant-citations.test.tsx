@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Citation } from '../../contract/assistant';
 import {
   answer,
   bot,
@@ -29,11 +30,32 @@ const PDF_BOX = {
   page_number: 2,
 };
 
-function citedChat(cited = citation('1', { document_highlight: PDF_BOX })) {
+/**
+ * A document whose second paragraph is the cited passage (20-101 of its plain text), and a
+ * citation of it whose answer sentence is supported by its second sentence alone (42-66 of
+ * the passage, so 62-86 of the document).
+ */
+const DOC_BODY =
+  'Markets were calm.\n\nCentral banks held rates steady in March. Inflation eased to 2.1%. Growth slowed.';
+const DOC_CONTENT =
+  '<p>Markets were calm.</p><p>Central banks held rates steady in March. Inflation eased to 2.1%. Growth slowed.</p>';
+const PASSAGE = 'Central banks held rates steady in March. Inflation eased to 2.1%. Growth slowed.';
+
+function sentenceCitation(patch: Partial<Citation> = {}): Citation {
+  return citation('1', {
+    document_highlight: PDF_BOX,
+    context: PASSAGE,
+    passage: { start: 20, end: 101 },
+    highlight_indexes: [{ start: 42, end: 66 }],
+    ...patch,
+  });
+}
+
+function citedChat(cited = sentenceCitation()) {
   const data = answer({
     generated_answer: {
-      answer: 'Central banks held rates [1].',
-      sentences: [{ sentence: 'Central banks held rates [1].', citations: [cited] }],
+      answer: 'Inflation eased [1].',
+      sentences: [{ sentence: 'Inflation eased [1].', citations: [cited] }],
     },
   });
   return { s1: chat([bot({ data })]) };
@@ -41,12 +63,12 @@ function citedChat(cited = citation('1', { document_highlight: PDF_BOX })) {
 
 const docHandlers = {
   'doc.get': ({ deeplink }: { deeplink: string }) =>
-    rateDetail({ deeplink, title: 'Rates story 1' }),
+    rateDetail({ deeplink, title: 'Rates story 1', content: DOC_CONTENT, body: DOC_BODY }),
 };
 const marks = (root: HTMLElement) => [...root.querySelectorAll('mark')].map((m) => m.textContent);
 
 describe('citation markers', () => {
-  it('link to the cited passage and open it in the preview overlay with the viewer parameters', async () => {
+  it('link to the cited sentence and open it in the preview overlay with the viewer parameters', async () => {
     const view = await renderAssistant({
       path: '/ask-needl/full?sessionId=s1',
       chats: citedChat(),
@@ -58,7 +80,7 @@ describe('citation markers', () => {
     expect(Object.fromEntries(href.searchParams)).toEqual({
       category_tab: 'rss_news',
       access_key: 'reuters',
-      highlight: '0-27',
+      highlight: '62-86',
       boundingBox: '[10,20,110,40]',
       pageNumber: '2',
     });
@@ -73,22 +95,22 @@ describe('citation markers', () => {
         'overlay-deeplink': 'd1',
         'overlay-category_tab': 'rss_news',
         'overlay-access_key': 'reuters',
-        'overlay-highlight': '0-27',
+        'overlay-highlight': '62-86',
         'overlay-boundingBox': '[10,20,110,40]',
         'overlay-pageNumber': '2',
       }),
     );
     const panel = await screen.findByTestId('overlay');
     await within(panel).findByRole('heading', { level: 3, name: 'Rates story 1' });
-    // The cited passage, not every occurrence of its words.
-    await waitFor(() => expect(marks(panel)).toEqual(['Central banks held rates 1.']));
+    // The cited sentence, not the whole passage nor every occurrence of its words.
+    await waitFor(() => expect(marks(panel)).toEqual(['Inflation eased to 2.1%.']));
     expect(within(panel).getByText('Cited passage on page 2')).toBeTruthy();
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Close panel' }));
     await waitFor(() => expect(searchOf(view.history)).toEqual({ sessionId: 's1' }));
   });
 
-  it('open the full-screen preview on a tablet, marking the passage', async () => {
+  it('open the full-screen preview on a tablet, marking the sentence', async () => {
     setViewportWidth(1000);
     const view = await renderAssistant({
       path: '/ask-needl/full?sessionId=s1',
@@ -98,12 +120,48 @@ describe('citation markers', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Source 1: Rates story 1' }));
     await waitFor(() => expect(view.history.location.pathname).toBe('/preview/reuters/d1'));
     expect(searchOf(view.history)).toMatchObject({
-      highlight: '0-27',
+      highlight: '62-86',
       boundingBox: '[10,20,110,40]',
       pageNumber: '2',
     });
     const article = await screen.findByRole('article', { name: 'Rates story 1' });
-    await waitFor(() => expect(marks(article)).toEqual(['Central banks held rates 1.']));
+    await waitFor(() => expect(marks(article)).toEqual(['Inflation eased to 2.1%.']));
+  });
+
+  it('mark each passage sentence that supports the answer when there are several', async () => {
+    const cited = sentenceCitation({
+      highlight_indexes: [
+        { start: 42, end: 66 },
+        { start: 0, end: 41 },
+      ],
+    });
+    await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: citedChat(cited),
+      handlers: docHandlers,
+    });
+    const marker = await screen.findByRole('link', { name: 'Source 1: Rates story 1' });
+    const href = new URL(marker.getAttribute('href')!, 'https://app.test');
+    expect(href.searchParams.get('highlight')).toBe('20-61,62-86');
+    fireEvent.click(marker);
+    const panel = await screen.findByTestId('overlay');
+    await waitFor(() =>
+      expect(marks(panel)).toEqual([
+        'Central banks held rates steady in March.',
+        'Inflation eased to 2.1%.',
+      ]),
+    );
+  });
+
+  it('mark the whole passage only when the citation names no supporting span', async () => {
+    await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: citedChat(sentenceCitation({ highlight_indexes: [] })),
+      handlers: docHandlers,
+    });
+    const marker = await screen.findByRole('link', { name: 'Source 1: Rates story 1' });
+    const href = new URL(marker.getAttribute('href')!, 'https://app.test');
+    expect(href.searchParams.get('highlight')).toBe('20-101');
   });
 
   it('stay plain numbers when the citation makes no preview link (no key)', async () => {
@@ -119,31 +177,78 @@ describe('citation markers', () => {
 });
 
 describe('the sources list', () => {
-  it('makes a label a link only for an http or https address', async () => {
+  function threeSources() {
     const data = answer({
       generated_answer: {
         answer: 'A [1]. B [2]. C [3].',
         sentences: [
-          { sentence: 'A [1].', citations: [citation('1')] },
+          { sentence: 'A [1].', citations: [sentenceCitation()] },
           { sentence: 'B [2].', citations: [citation('2', { url: 'javascript:alert(1)' })] },
+          // A built-in document: text only, no original address.
           { sentence: 'C [3].', citations: [citation('3', { url: null, content_only: true })] },
         ],
       },
     });
-    await renderAssistant({
-      path: '/ask-needl/full?sessionId=s1',
-      chats: { s1: chat([bot({ data })]) },
-    });
+    return { s1: chat([bot({ data })]) };
+  }
+
+  it('titles every row with a link to the in-app preview, and "Open original ↗" only for an http or https address', async () => {
+    await renderAssistant({ path: '/ask-needl/full?sessionId=s1', chats: threeSources() });
     const sources = await screen.findByRole('region', { name: 'Sources' });
-    const original = within(sources).getByRole('link', { name: 'Rates story 1' });
+    const title = (n: string) => within(sources).getByRole('link', { name: `Rates story ${n}` });
+    expect(title('1').getAttribute('href')).toBe(
+      '/preview/reuters/d1?category_tab=rss_news&access_key=reuters&highlight=62-86&boundingBox=%5B10%2C20%2C110%2C40%5D&pageNumber=2',
+    );
+    expect(title('2').getAttribute('href')).toBe(
+      '/preview/reuters/d2?category_tab=rss_news&access_key=reuters&highlight=14-24',
+    );
+    expect(title('3').getAttribute('href')).toBe(
+      '/preview/reuters/d3?category_tab=rss_news&access_key=reuters&highlight=14-24',
+    );
+    for (const n of ['1', '2', '3']) {
+      expect(title(n).getAttribute('target')).toBeNull();
+      const viewSource = within(sources).getByRole('link', { name: `View Source ${n}` });
+      expect(viewSource.getAttribute('href')).toBe(title(n).getAttribute('href'));
+    }
+
+    const original = within(sources).getByRole('link', { name: 'Open original 1' });
+    expect(original.textContent).toBe('Open original ↗');
     expect(original.getAttribute('href')).toBe('https://example.com/story-1');
     expect(original.getAttribute('target')).toBe('_blank');
-    expect(within(sources).queryByRole('link', { name: 'Rates story 2' })).toBeNull();
-    expect(within(sources).getByText('Rates story 2').tagName).toBe('SPAN');
-    expect(within(sources).queryByRole('link', { name: 'Rates story 3' })).toBeNull();
-    expect(within(sources).getAllByRole('link', { name: /View Source/ })).toHaveLength(3);
+    expect(within(sources).queryByRole('link', { name: 'Open original 2' })).toBeNull();
+    expect(within(sources).queryByRole('link', { name: 'Open original 3' })).toBeNull();
+    expect(within(sources).getAllByText('Open original ↗')).toHaveLength(1);
     // What each quotes: the highlight with the words around it.
-    expect(within(sources).getAllByText('held rates')).toHaveLength(3);
+    expect(within(sources).getByText('Inflation eased to 2.1%.').tagName).toBe('MARK');
+    expect(within(sources).getAllByText('held rates')).toHaveLength(2);
+  });
+
+  it("a title opens the cited sentence in the preview overlay, a built-in document's too", async () => {
+    const view = await renderAssistant({
+      path: '/ask-needl/full?sessionId=s1',
+      chats: threeSources(),
+      handlers: docHandlers,
+    });
+    const sources = await screen.findByRole('region', { name: 'Sources' });
+    fireEvent.click(within(sources).getByRole('link', { name: 'Rates story 1' }));
+    await waitFor(() =>
+      expect(searchOf(view.history)).toMatchObject({
+        'overlay-type': 'preview',
+        'overlay-deeplink': 'd1',
+        'overlay-highlight': '62-86',
+      }),
+    );
+    const panel = await screen.findByTestId('overlay');
+    await waitFor(() => expect(marks(panel)).toEqual(['Inflation eased to 2.1%.']));
+
+    fireEvent.click(within(sources).getByRole('link', { name: 'Rates story 3' }));
+    await waitFor(() =>
+      expect(searchOf(view.history)).toMatchObject({
+        'overlay-type': 'preview',
+        'overlay-deeplink': 'd3',
+        'overlay-highlight': '14-24',
+      }),
+    );
   });
 });
 

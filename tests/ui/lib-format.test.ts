@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   formatPublished,
   formatRelative,
-  DURATION_OPTIONS,
-  dateRangeFor,
-  durationLabel,
   formatBadge,
   formatCount,
-  formatDayMonthYear,
   formatDuration,
   formatFileSize,
   formatOrdinalDate,
-  isDurationOption,
   ordinal,
-  parseDurationShorthand,
-  todayRange,
-  type DurationOption,
 } from '../../src/lib/format';
 
 describe('formatCount: numbers of 1000 or more read "Nk"', () => {
@@ -81,11 +73,6 @@ describe('formatFileSize: base 1024 from B to YB', () => {
 });
 
 describe('dates', () => {
-  it('formats DD-MM-YYYY with leading zeros', () => {
-    expect(formatDayMonthYear(new Date(2024, 2, 3))).toBe('03-03-2024');
-    expect(formatDayMonthYear(new Date(2023, 11, 31))).toBe('31-12-2023');
-  });
-
   it.each([
     [1, '1st'],
     [2, '2nd'],
@@ -107,76 +94,6 @@ describe('dates', () => {
     expect(formatOrdinalDate(new Date(2024, 10, 11))).toBe('11th Nov 2024');
     expect(formatOrdinalDate(new Date(2025, 0, 22))).toBe('22nd Jan 2025');
   });
-});
-
-describe('duration options', () => {
-  it('has the spec options in order', () => {
-    expect([...DURATION_OPTIONS]).toEqual(['1d', '1w', '1M', '3M', '6M', '1y', '2y', '3y']);
-    expect(isDurationOption('1M')).toBe(true);
-    expect(isDurationOption('1m')).toBe(false);
-  });
-
-  it.each<[DurationOption, string]>([
-    ['1d', 'Last 1 day'],
-    ['1w', 'Last 1 week'],
-    ['1M', 'Last 1 month'],
-    ['3M', 'Last 3 months'],
-    ['6M', 'Last 6 months'],
-    ['1y', 'Last 1 year'],
-    ['2y', 'Last 2 years'],
-    ['3y', 'Last 3 years'],
-  ])('labels %s "%s"', (option, label) => {
-    expect(durationLabel(option)).toBe(label);
-  });
-
-  const now = new Date(2024, 2, 15, 13, 45);
-  it.each<[DurationOption, string]>([
-    ['1d', '14-03-2024'],
-    ['1w', '08-03-2024'],
-    ['1M', '15-02-2024'],
-    ['3M', '15-12-2023'],
-    ['6M', '15-09-2023'],
-    ['1y', '15-03-2023'],
-    ['2y', '15-03-2022'],
-    ['3y', '15-03-2021'],
-  ])('sends %s from 15-03-2024 as %s to 15-03-2024', (option, start) => {
-    expect(dateRangeFor(option, now)).toEqual({
-      startDate: start,
-      endDate: '15-03-2024',
-      durationOption: option,
-    });
-  });
-
-  it('clamps month arithmetic to the end of a shorter month', () => {
-    expect(dateRangeFor('3M', new Date(2024, 4, 31)).startDate).toBe('29-02-2024');
-    expect(dateRangeFor('1M', new Date(2023, 2, 31)).startDate).toBe('28-02-2023');
-    expect(dateRangeFor('1y', new Date(2024, 1, 29)).startDate).toBe('28-02-2023');
-  });
-
-  it('crosses a year boundary for days and weeks', () => {
-    expect(dateRangeFor('1d', new Date(2024, 0, 1)).startDate).toBe('31-12-2023');
-    expect(dateRangeFor('1w', new Date(2024, 0, 3)).startDate).toBe('27-12-2023');
-  });
-
-  it("uses today's date at both ends for the today tab", () => {
-    expect(todayRange(now)).toEqual({ startDate: '15-03-2024', endDate: '15-03-2024' });
-  });
-});
-
-describe('parseDurationShorthand', () => {
-  it('reads two word characters: amount and unit', () => {
-    expect(parseDurationShorthand('3M')).toEqual({ amount: 3, unit: 'M' });
-    expect(parseDurationShorthand('1d')).toEqual({ amount: 1, unit: 'd' });
-    expect(parseDurationShorthand('2y')).toEqual({ amount: 2, unit: 'y' });
-    expect(parseDurationShorthand('1w')).toEqual({ amount: 1, unit: 'w' });
-  });
-
-  it.each(['', '1', '12M', '1 d', '-1', '1-', 'ab', '1x', 'd1'])(
-    '"%s" is a "Wrong shorthand"',
-    (s) => {
-      expect(() => parseDurationShorthand(s)).toThrow(new Error('Wrong shorthand'));
-    },
-  );
 });
 
 describe('formatRelative / formatPublished (card dates, ingestion status)', () => {

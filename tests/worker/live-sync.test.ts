@@ -6,7 +6,8 @@ import { createManualClock } from '../../worker/testing';
 
 /**
  * The live connection's timing, on a manual clock: retried 1 s after a failure, doubling to
- * 30 s; the change feed pulled every 15 s while it is down, and on every event while it is up.
+ * 30 s, or after the server's Retry-After; the change feed pulled every 15 s while it is down,
+ * and on every event while it is up.
  */
 function setup(reply: () => Response | 'offline') {
   const clock = createManualClock();
@@ -79,6 +80,23 @@ describe('the live connection', () => {
     // An event came: the next attempt waits 1 s again.
     await clock.advance(1_000);
     expect(attempts()).toEqual([0, 300, 600, 1600, 2600]);
+    live.stop();
+  });
+
+  it("waits as long as the server's Retry-After when it refuses the connection", async () => {
+    const refusal = JSON.stringify({
+      error: 'rate_limited',
+      message: 'too many live connections: 8 are open for this account; close some tabs or devices',
+    });
+    const { clock, live, attempts } = setup(
+      () => new Response(refusal, { status: 429, headers: { 'retry-after': '30' } }),
+    );
+    live.update(true);
+    // A 429 is not retried by the client, and the next attempt comes 30 s later, not 1 s.
+    await clock.advance(29_999);
+    expect(attempts()).toEqual([0]);
+    await clock.advance(1);
+    expect(attempts()).toEqual([0, 30_000]);
     live.stop();
   });
 });

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import type { AskEvent, AskSession, assistant, SessionSummary } from '../../contract/assistant';
+import {
+  sessionTitle,
+  type AskEvent,
+  type AskSession,
+  type assistant,
+  type SessionSummary,
+} from '../../contract/assistant';
 import type { Connection } from '../tabs';
 import {
   chatsOf,
@@ -20,7 +26,6 @@ import {
   SESSIONS,
   sessionWrites,
   summaryOf,
-  titleFrom,
   type Ctx,
 } from './assistant-store';
 import { scopeMetadata, streamAsk, type AskRequest } from './assistant-stream';
@@ -96,7 +101,7 @@ async function persist(chats: Chats, entry: Entry) {
     : {
         id,
         sessionId: id,
-        title: entry.chat.title || held?.title || titleFrom(first),
+        title: entry.chat.title || held?.title || sessionTitle(first),
         type: entry.chat.metadata.type,
         updated_at: now,
         created_at: held?.created_at ?? now,
@@ -138,7 +143,7 @@ export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
   const sessionId = input.sessionId ?? crypto.randomUUID();
   let entry = input.sessionId ? await load(chats, sessionId, conn.variant).catch(() => null) : null;
   if (!entry) {
-    const metadata = scopeMetadata(input.scope);
+    const metadata = scopeMetadata(input.scope, ctx.product);
     entry = newEntry(ctx, chatOf({ id: sessionId, title: '', metadata }, []));
     chats.lives.set(sessionId, entry);
   }

@@ -1,4 +1,4 @@
-import { ChatState, type SessionSummary } from '../../contract/assistant';
+import { ChatState, DEFAULT_CHAT_STATE, type SessionSummary } from '../../contract/assistant';
 import type { Variant } from '../../contract/worker-api';
 import { isNetworkError } from '../api-client';
 import type { Mirror, PatchItem } from '../mirror';
@@ -119,14 +119,6 @@ export async function askSessions(ctx: Ctx, q: string | undefined, variant: Vari
 
 // ---------------------------------------------------------------------------------------------
 // The chat state (001 §3), per user
-
-export const DEFAULT_CHAT_STATE: ChatState = {
-  searchWithin: 'all',
-  currentFeedOrDocumentId: 'home',
-  webSearch: false,
-  lastActiveSessionId: null,
-  report: { enabled: false, info: null, sources: [] },
-};
 
 const stateKey = (userId: string) => `assistant.state:${userId}`;
 

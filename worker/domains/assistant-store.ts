@@ -165,17 +165,3 @@ export function keptMessages(chat: Chat, now: string): SessionMessage[] {
     created_at: now,
   }));
 }
-
-/**
- * A title from the first question, made as the server makes one (trimmed, at most about 60
- * characters cut at a word, first letter capital): shown in history until the server's comes.
- */
-export function titleFrom(prompt: string) {
-  const text = prompt.trim().replace(/\s+/g, ' ');
-  let cut = text;
-  if (text.length > 60) {
-    const space = text.lastIndexOf(' ', 60);
-    cut = text.slice(0, space > 20 ? space : 60);
-  }
-  return cut.charAt(0).toUpperCase() + cut.slice(1);
-}

@@ -4,7 +4,7 @@ import {
   ASK_PATH,
   AskEvent,
   HOME_ID,
-  universeId,
+  scopeType,
   type AskMode,
   type AskScope,
   type SessionMetadata,
@@ -31,9 +31,6 @@ export type AskRequest = {
 
 /** How a trip ended: 'aborted' is the caller's own doing (stop, a newer question, sign-out). */
 export type StreamEnd = { kind: 'done' } | { kind: 'error'; message: string } | { kind: 'aborted' };
-
-/** A web search names the universe (`{product}_universe`); the suffix is the product's. */
-const isUniverse = (id: string) => id.endsWith(universeId(''));
 
 /** The scope's parameters, the most specific first as the server reads them. */
 export function scopeParams(scope: AskScope) {
@@ -70,21 +67,10 @@ export function askQuery(r: AskRequest): Record<string, QueryValue | QueryValue[
 }
 
 /** What a new session is about, as the server will type it (its own answer replaces this). */
-export function scopeMetadata(scope: AskScope): SessionMetadata {
+export function scopeMetadata(scope: AskScope, product: string): SessionMetadata {
   const p = scopeParams(scope);
-  const type = p.document_id.length
-    ? 'document'
-    : p.source
-      ? 'source'
-      : p.channel_id
-        ? 'channel'
-        : p.board_id && isUniverse(p.board_id)
-          ? 'web'
-          : p.board_id
-            ? 'feed'
-            : 'all';
   return {
-    type,
+    type: scopeType(p, product),
     board_id: p.board_id,
     channel_id: p.channel_id,
     document_id: p.document_id,

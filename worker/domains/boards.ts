@@ -1,7 +1,7 @@
 import { boards, HOME_BOARD, type Board } from '../../contract/boards';
 import type { Variant } from '../../contract/tabs';
 import type { Mirror, PatchItem } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain } from '../registry';
 import { FEED_ENTRIES_SPEC, type Ctx, type S } from './feed-store';
 import { currentOwner, onBoardVersion, onFeedChange, resetFeed } from './feed-sync';

@@ -1,7 +1,7 @@
 import { documents, type DocumentDetail } from '../../contract/documents';
 import { ApiError } from '../api-client';
 import type { Mirror } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain } from '../registry';
 import { feedKeysOfDocs } from './feed-store';
 import {

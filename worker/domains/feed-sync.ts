@@ -1,5 +1,5 @@
 import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../contract/boards';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import {
   clearFeed,

@@ -2,7 +2,7 @@ import type { FeedSort } from '../../contract/boards';
 import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../contract/documents';
 import { isNetworkError } from '../api-client';
 import type { Mirror } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import {
   countKey,

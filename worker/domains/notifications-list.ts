@@ -8,7 +8,7 @@ import {
 } from '../../contract/notifications';
 import type { Variant } from '../../contract/tabs';
 import type { Mirror, PatchItem } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { DomainContext, StoreOf } from '../registry';
 import type { Owner } from '../session';
 

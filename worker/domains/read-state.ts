@@ -1,6 +1,6 @@
 import type { documents } from '../../contract/documents';
 import type { Mirror, PatchItem } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { DomainContext, StoreOf } from '../registry';
 
 /**

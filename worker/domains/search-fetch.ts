@@ -5,7 +5,7 @@ import {
   type SearchBody,
   type SearchParams,
 } from '../../contract/search';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import { PAGE, readMark, readQuery, writePage, type Ctx, type WriteOutcome } from './search-store';
 

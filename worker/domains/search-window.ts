@@ -7,7 +7,7 @@ import {
 } from '../../contract/search';
 import { isNetworkError } from '../api-client';
 import type { Mirror } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import { fetchPage } from './search-fetch';
 import {

@@ -8,7 +8,7 @@ import {
 } from '../../contract/sources';
 import type { Variant } from '../../contract/tabs';
 import type { PatchItem } from '../mirror';
-import { sessionChanged } from '../reads';
+import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registry';
 import { freshRead, ownKey } from './fresh';
 

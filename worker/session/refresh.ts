@@ -1,5 +1,6 @@
 import type { Session as ServerSession } from '../../contract/auth';
 import { ApiError, messageOf, type ApiClient } from '../api-client';
+import { sessionChanged } from '../api-errors';
 import type { LockManagerLike } from '../deps';
 import type { AuthState } from './auth-state';
 import type { SessionLifecycle } from './lifecycle';
@@ -7,9 +8,6 @@ import type { SessionStore } from './store';
 import type { StoredSession } from './types';
 
 export const REFRESH_LOCK = 'session-refresh';
-
-/** The request was made for a session that is no longer the current one. */
-export const sessionChanged = (message: string) => new ApiError(401, 'session_changed', message);
 
 /**
  * Token refresh: one at a time per browser (the Web Lock 'session-refresh'), one at a time per
@@ -35,7 +33,8 @@ export function createRefresher(deps: {
       ...s,
       refresh_key: deps.randomId(),
     }));
-    if (!keyed?.refresh_key) throw sessionChanged('The session ended in another tab');
+    if (!keyed?.refresh_key)
+      throw sessionChanged('Token refresh', 'the session ended in another tab');
     return keyed.refresh_key;
   };
 
@@ -57,7 +56,7 @@ export function createRefresher(deps: {
         if (!stored && auth.isCurrent(stale.session_id)) {
           await deps.lifecycle.end('session-lost', null, stale);
         }
-        throw sessionChanged('The session ended in another tab');
+        throw sessionChanged('Token refresh', 'the session ended in another tab');
       }
       if (stored.id_token !== stale.id_token) {
         // Another worker instance over the same IndexedDB refreshed (and rotated the refresh
@@ -88,7 +87,7 @@ export function createRefresher(deps: {
             background: true,
           })
           .catch(() => {});
-        throw sessionChanged('The session ended while its token was being refreshed');
+        throw sessionChanged('Token refresh', 'the session ended while the token was refreshed');
       }
       if (auth.isCurrent(stale.session_id)) auth.set(saved);
       return saved.id_token;
@@ -101,7 +100,7 @@ export function createRefresher(deps: {
       // Refreshed meanwhile: the fresh token may retry a request of the same user only.
       if (auth.sameUser(stale)) return Promise.resolve(current.id_token);
       return Promise.reject(
-        sessionChanged('The request was made for another account; it was not sent again'),
+        sessionChanged(label ?? 'The request', 'it was made for another account; not sent again'),
       );
     }
     if (refreshing?.sessionId !== current.session_id) {

@@ -59,20 +59,50 @@ export function parseViewerParams(params: Record<string, string | undefined>): {
   return { boundingBox, pageNumber: Number.isInteger(page) && page >= 1 ? page : null };
 }
 
-/** `highlight=start-end` (contract citationPreviewHref) as a span, or null. */
-export function parseHighlightParam(value: string | undefined): TextSpan | null {
-  const match = /^(\d{1,9})-(\d{1,9})$/.exec(value ?? '');
-  if (!match) return null;
-  const start = Number(match[1]);
-  const end = Number(match[2]);
-  return end > start ? { start, end } : null;
+/** The most spans a `highlight` parameter carries; more are not read. */
+const MAX_HIGHLIGHT_SPANS = 20;
+
+/**
+ * The `highlight` parameter of a preview address, `start-end` spans of the document's plain text
+ * joined by commas (`120-184,185-240`), read back in order; null when none is well formed.
+ */
+export function parseHighlightParam(value: string | undefined): TextSpan[] | null {
+  const spans: TextSpan[] = [];
+  for (const part of (value ?? '').split(',').slice(0, MAX_HIGHLIGHT_SPANS)) {
+    const match = /^(\d{1,9})-(\d{1,9})$/.exec(part.trim());
+    if (!match) continue;
+    const start = Number(match[1]);
+    const end = Number(match[2]);
+    if (end > start) spans.push({ start, end });
+  }
+  return spans.length > 0 ? spans : null;
 }
 
 /**
+ * What a citation marks in its document (issue 18): the spans of the passage that support the
+ * cited sentence (`highlight_indexes`, offsets in `context`, the passage's text), moved into the
+ * document's plain text by the passage's start. The whole passage only when the citation names
+ * no supporting span.
+ */
+export function citedSpans(
+  c: Pick<Citation, 'context' | 'highlight_indexes' | 'passage'>,
+): TextSpan[] {
+  const spans = c.highlight_indexes
+    .filter((s) => s.end > s.start && s.start >= 0 && s.end <= c.context.length)
+    .sort((a, b) => a.start - b.start)
+    .map((s) => ({ start: c.passage.start + s.start, end: c.passage.start + s.end }));
+  return spans.length > 0 ? spans : [c.passage];
+}
+
+/** Spans as a preview's `highlight` parameter (parseHighlightParam reads it back). */
+export const highlightParam = (spans: readonly TextSpan[]) =>
+  spans.map((s) => `${s.start}-${s.end}`).join(',');
+
+/**
  * Where a citation opens: the preview overlay's query (overlay-type=preview with the document's
- * source, category and deeplink, the passage to mark as `highlight`, the viewer's page and box)
- * and the full-screen preview's address. Null when citationPreviewHref makes no link (no
- * source, document, key or category tab).
+ * source, category and deeplink, the cited sentence's spans to mark as `highlight`, the viewer's
+ * page and box) and the full-screen preview's address. Null when citationPreviewHref makes no
+ * link (no source, document, key or category tab).
  */
 export function citationTarget(
   c: Citation,
@@ -80,19 +110,21 @@ export function citationTarget(
   const href = citationPreviewHref(c);
   if (!href || !c.category_tab) return null;
   const viewer = viewerParams(c.document_highlight);
+  // The sentence's support, not the whole passage citationPreviewHref names.
+  const highlight = highlightParam(citedSpans(c));
   const params: Record<string, string> = {
     source: c.source,
     // The preview overlay requires a category; a citation's category is its tab.
     category: c.category_tab,
     deeplink: c.document_id,
     category_tab: c.category_tab,
-    highlight: `${c.passage.start}-${c.passage.end}`,
+    highlight,
     ...viewer,
   };
   if (c.access_key) params.access_key = c.access_key;
   if (c.channel_id) params.channel_id = c.channel_id;
   const [path, query = ''] = href.split('?');
-  const page = { ...Object.fromEntries(new URLSearchParams(query)), ...viewer };
+  const page = { ...Object.fromEntries(new URLSearchParams(query)), highlight, ...viewer };
   return { href: path, overlay: overlaySearch('preview', params), page };
 }
 

@@ -14,8 +14,10 @@ import {
   CARD_HEIGHT_DESKTOP,
   CARD_HEIGHT_MOBILE,
   ResultCardView,
+  cardLink,
   type FeedRow,
 } from './result-card';
+import { useReadingLoop } from './use-reading-loop';
 import { RetryAlert } from '../../shell/retry-alert';
 
 /** Rows per window read, and the most blocks held: only about the rows in view are kept. */
@@ -29,7 +31,8 @@ const CLOCK_MS = 60_000;
  * kept fresh by 'changed' events on its entries and on read state. New documents at the top
  * show at once when the list is at the top; further down, the cards in view stay in place.
  * Mark read/unread is optimistic: the card changes at once, the worker sends it through its
- * outbox and tells every tab, and a failure puts the card back.
+ * outbox and tells every tab, and a failure puts the card back. The keyboard reads through it
+ * (use-reading-loop.ts: j/k, o, m), and a preview opened from it steps through it.
  *
  * Mount one per feed, tab and sort (give it a `key`): the window's input is read once.
  */
@@ -46,7 +49,7 @@ export function FeedList(props: {
   help?: HelpTopic | null;
 }) {
   useSignals();
-  const { client, state } = useShell();
+  const { client, state, product } = useShell();
   const { view } = props;
   const list = useWindowedList('feed.window', ['feed_entries', 'read_status'], {
     extra: { board: view.board, tab: props.tab, sort: props.sort, source: view.source },
@@ -101,6 +104,19 @@ export function FeedList(props: {
   const rowKey = useCallback((index: number) => list.row(index)?.doc_id, [list]);
 
   const total = list.total();
+  const { fullScreenPreview } = props;
+  const linkOf = useCallback(
+    (card: FeedRow) => cardLink(card, view.board, fullScreenPreview, product),
+    [view.board, fullScreenPreview, product],
+  );
+  const loop = useReadingLoop({
+    total: total ?? 0,
+    row,
+    linkOf,
+    setRange: list.setRange,
+    toggleRead: canMarkRead ? toggleRead : undefined,
+    rowsVersion: loaded,
+  });
   const failure = list.error();
   return (
     <div className="feed-list" aria-busy={list.loading() || undefined}>
@@ -120,9 +136,11 @@ export function FeedList(props: {
           rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
           row={row}
           rowKey={rowKey}
-          renderRow={(card) => (
+          scrollToIndex={loop.scrollTo}
+          renderRow={(card, index) => (
             <ResultCardView
               card={card}
+              selected={loop.selected === index}
               board={view.board}
               mobile={props.mobile}
               fullScreen={props.fullScreenPreview}
@@ -130,7 +148,7 @@ export function FeedList(props: {
               onToggleRead={canMarkRead ? toggleRead : undefined}
             />
           )}
-          onRangeChange={list.setRange}
+          onRangeChange={loop.onRangeChange}
         />
       ) : null}
     </div>

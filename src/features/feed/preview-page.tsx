@@ -35,7 +35,7 @@ export function PreviewPage() {
       <button type="button" className="button secondary small" onClick={() => goBack()}>
         Back
       </button>
-      <PreviewPanel params={params} />
+      <PreviewPanel params={params} nav="page" />
     </section>
   );
 }

@@ -18,6 +18,7 @@ import { parseHighlightParam, parseViewerParams } from '../assistant/citations';
 import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search/mark-text';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
+import { PreviewNav } from './preview-nav';
 import { sanitizeDocumentHtml } from './sanitize-html';
 import { RetryAlert } from '../../shell/retry-alert';
 
@@ -27,13 +28,22 @@ import { RetryAlert } from '../../shell/retry-alert';
  * fields and categories, "Open original" for an http(s) address only, and mark read/unread.
  * Opened from a search, it marks what matched: the result's spans when given (`highlight`),
  * else the words of the search term (`searchTerm`, as the /document viewer takes it). Opened
- * from an answer's citation, `params.highlight` (`start-end` in the document's plain text)
- * marks the cited passage, and the PDF viewer's `pageNumber` and `boundingBox` say where it is
- * on its page (001 §2).
+ * from an answer's citation, `params.highlight` (`start-end` spans of the document's plain text,
+ * comma-separated) marks the cited sentence, and the PDF viewer's `pageNumber` and
+ * `boundingBox` say where it is on its page (001 §2).
+ *
+ * Opening a document marks it read (when the user may mark documents read), through the same
+ * optimistic write as the button. Opened from a feed or a search's results, Previous and Next
+ * (and j/k) step through that list (preview-nav.tsx).
  */
 export function PreviewPanel(props: {
   params: Record<string, string>;
   highlight?: PreviewHighlight;
+  /**
+   * Previous/next through the list it was opened from: in the overlay (the default), on the
+   * full-screen preview ('page'), or none where the list itself steps (the full search page).
+   */
+  nav?: 'overlay' | 'page' | false;
 }) {
   useSignals();
   const { client, state, product } = useShell();
@@ -44,8 +54,8 @@ export function PreviewPanel(props: {
     assistantOverlayAllowed(pathname, { product, flags: state.$flags.value });
   const { source, deeplink, searchTerm, highlight: span, boundingBox, pageNumber } = props.params;
   const fromParams = useMemo<PreviewHighlight | undefined>(() => {
-    const passage = parseHighlightParam(span);
-    if (passage) return { spans: [passage], term: null };
+    const spans = parseHighlightParam(span);
+    if (spans) return { spans, term: null };
     return searchTerm?.trim() ? { spans: null, term: searchTerm } : undefined;
   }, [span, searchTerm]);
   const highlight = props.highlight ?? fromParams;
@@ -59,13 +69,25 @@ export function PreviewPanel(props: {
     setDoc(null);
     setError(null);
     client.call('doc.get', { source, deeplink }).then(
-      (answer) => alive && setDoc(answer),
+      (answer) => {
+        if (!alive) return;
+        // Opening marks read, as in Feedly and Inoreader; a failed write puts it back.
+        const mark = !answer.read && state.$flags.peek().doc_mark_as_read === true;
+        setDoc(mark ? { ...answer, read: true } : answer);
+        if (!mark) return;
+        client
+          .call('doc.setRead', { deeplinks: [answer.deeplink], status: 'read' })
+          .catch((failure: unknown) => {
+            if (alive) setDoc((was) => (was?.deeplink === answer.deeplink ? answer : was));
+            showToast('error', userMessage(failure));
+          });
+      },
       (failure: unknown) => alive && setError(failure),
     );
     return () => {
       alive = false;
     };
-  }, [client, source, deeplink, round]);
+  }, [client, state, source, deeplink, round]);
 
   // Marked in another tab (or from the card behind): show the same state here.
   useEffect(
@@ -84,14 +106,27 @@ export function PreviewPanel(props: {
     [client, deeplink],
   );
 
+  const nav = props.nav ?? 'overlay';
+  const stepper = (onToggleRead?: () => void) =>
+    nav === false ? null : (
+      <PreviewNav deeplink={deeplink} fullPage={nav === 'page'} onToggleRead={onToggleRead} />
+    );
   if (error !== null) {
-    return <RetryAlert error={error} onRetry={() => setRound((n) => n + 1)} />;
+    return (
+      <>
+        {stepper()}
+        <RetryAlert error={error} onRetry={() => setRound((n) => n + 1)} />
+      </>
+    );
   }
   if (doc === null) {
     return (
-      <p className="muted" role="status">
-        Loading the document…
-      </p>
+      <>
+        {stepper()}
+        <p className="muted" role="status">
+          Loading the document…
+        </p>
+      </>
     );
   }
 
@@ -116,14 +151,18 @@ export function PreviewPanel(props: {
           }),
         })
     : undefined;
+  const canMarkRead = state.$flags.value.doc_mark_as_read === true;
   return (
-    <PreviewDocument
-      doc={doc}
-      highlight={highlight}
-      page={viewer.pageNumber}
-      onAsk={askAbout}
-      onToggleRead={state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined}
-    />
+    <>
+      {stepper(canMarkRead ? toggleRead : undefined)}
+      <PreviewDocument
+        doc={doc}
+        highlight={highlight}
+        page={viewer.pageNumber}
+        onAsk={askAbout}
+        onToggleRead={canMarkRead ? toggleRead : undefined}
+      />
+    </>
   );
 }
 

@@ -30,6 +30,24 @@ export const CARD_HEIGHT_DESKTOP = 200;
 export const CARD_HEIGHT_MOBILE = 156;
 
 /**
+ * Where a feed card's title leads: the preview overlay over the feed, or the full-screen
+ * preview where the overlay cannot show.
+ */
+export function cardLink(
+  card: FeedRow,
+  board: string,
+  fullScreen: boolean,
+  product: string,
+): CardLink {
+  return {
+    to: fullScreen ? routesFor(product).preview(card.source, card.deeplink) : '.',
+    search: fullScreen
+      ? fullPreviewSearch(card, board)
+      : (prev) => ({ ...withoutOverlayParams(prev), ...previewSearch(card, board) }),
+  };
+}
+
+/**
  * A result card (002 §3): source and date, the title (which opens the preview overlay), a
  * filing's typed fields, the text clamped to 3 lines (1 on a phone), pill tags, an https
  * thumbnail that hides itself if it fails to load, and the read/unread action.
@@ -49,6 +67,8 @@ export function ResultCardView(props: {
   text?: ReactNode;
   /** The card whose document is shown beside the list (the full search page). */
   current?: boolean;
+  /** The reading loop's selected card (j/k), marked also while its preview covers the list. */
+  selected?: boolean;
 }) {
   const { card, mobile } = props;
   const { product } = useShell();
@@ -58,18 +78,16 @@ export function ResultCardView(props: {
   const fields = cardFields(card);
   const published = new Date(card.unix * 1000);
   const title = card.title.trim() || card.label;
-  const link: CardLink = props.open ?? {
-    to: props.fullScreen ? routesFor(product).preview(card.source, card.deeplink) : '.',
-    search: props.fullScreen
-      ? fullPreviewSearch(card, props.board)
-      : (prev) => ({ ...withoutOverlayParams(prev), ...previewSearch(card, props.board) }),
-  };
+  const link: CardLink = props.open ?? cardLink(card, props.board, props.fullScreen, product);
 
   return (
     <article
-      className={`result-card${card.read ? '' : ' unread'}${props.current ? ' current' : ''}`}
+      className={`result-card${card.read ? '' : ' unread'}${props.current ? ' current' : ''}${
+        props.selected ? ' selected' : ''
+      }`}
       aria-labelledby={titleId}
       aria-current={props.current || undefined}
+      data-selected={props.selected || undefined}
       data-deeplink={card.deeplink}
     >
       {thumbnail && !thumbFailed ? (

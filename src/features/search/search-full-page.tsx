@@ -57,7 +57,7 @@ export function SearchFullPage() {
   });
 
   const preview = chosen ? (
-    <PreviewPanel params={{ source, deeplink }} highlight={highlight} />
+    <PreviewPanel params={{ source, deeplink }} highlight={highlight} nav={false} />
   ) : null;
 
   return (

@@ -1,7 +1,10 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SearchParams, SearchRow } from '../../../contract/search';
+import { userMessage } from '../../lib/user-message';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
+import { showToast } from '../../shell/toasts';
 import { sanitizeHighlightHtml } from '../feed/sanitize-html';
 import {
   CARD_HEIGHT_DESKTOP,
@@ -9,6 +12,7 @@ import {
   ResultCardView,
   type CardLink,
 } from '../feed/result-card';
+import { useReadingLoop } from '../feed/use-reading-loop';
 import { NO_RESULTS_TEXT, resultCountText } from './search-view';
 import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';
 import { RetryAlert } from '../../shell/retry-alert';
@@ -22,7 +26,9 @@ export type SearchSummary = Omit<SearchAnswer, 'rows' | 'offset'>;
 /**
  * A search's results: the count ("About N results" when estimated), a virtualised list of
  * result cards whose text is the highlighted snippets, "No search results found." when there
- * are none, and the spec's failure text with Try again when the search fails.
+ * are none, and the spec's failure text with Try again when the search fails. The keyboard
+ * reads through the results as through a feed (use-reading-loop.ts), and a preview opened from
+ * them steps through them.
  *
  * Mount one per search (`key={searchKey(params)}`).
  */
@@ -37,7 +43,8 @@ export function SearchResults(props: {
   /** The shown result's row once read, and the first result (the full page selects it). */
   onCurrent?: (current: SearchRow | undefined, first: SearchRow | undefined) => void;
 }) {
-  const { client } = useShell();
+  useSignals();
+  const { client, state } = useShell();
   const list = useSearchWindow(props.params);
   const now = useClock();
   const { onSummary, onCurrent, linkOf } = props;
@@ -59,6 +66,30 @@ export function SearchResults(props: {
   const rowKey = useCallback((index: number) => list.row(index)?.doc_id, [list]);
   const total = list.total();
   const failure = list.error();
+  // m in the list: the worker marks it (optimistic, through its outbox); the row reads again.
+  const toggleRead = useCallback(
+    (result: SearchRow) => {
+      client
+        .call('doc.setRead', {
+          deeplinks: [result.deeplink],
+          status: result.read ? 'unread' : 'read',
+        })
+        .then(
+          () => list.changed([result.doc_id]),
+          (error: unknown) => showToast('error', userMessage(error)),
+        );
+    },
+    [client, list],
+  );
+  const loop = useReadingLoop({
+    total: total ?? 0,
+    row,
+    linkOf,
+    setRange: list.setRange,
+    toggleRead: state.$flags.value.doc_mark_as_read === true ? toggleRead : undefined,
+    beside: props.current,
+    rowsVersion: list.loaded(),
+  });
 
   return (
     <div className="search-results" aria-busy={list.loading() || undefined}>
@@ -78,7 +109,8 @@ export function SearchResults(props: {
           rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
           row={row}
           rowKey={rowKey}
-          renderRow={(result) => (
+          scrollToIndex={loop.scrollTo}
+          renderRow={(result, index) => (
             <ResultCardView
               card={result}
               board={props.params.board_id ?? ''}
@@ -87,6 +119,7 @@ export function SearchResults(props: {
               now={now}
               open={linkOf(result)}
               current={props.current === result.deeplink}
+              selected={loop.selected === index}
               text={
                 result.highlights.length > 0 ? (
                   <Highlights snippets={result.highlights} />
@@ -94,7 +127,7 @@ export function SearchResults(props: {
               }
             />
           )}
-          onRangeChange={list.setRange}
+          onRangeChange={loop.onRangeChange}
         />
       ) : null}
     </div>
