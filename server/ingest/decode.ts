@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
+import { storableText } from './clean-text';
 
 /**
  * Turns a fetched body into text. Order of authority: a byte-order mark, then the charset of
@@ -70,8 +71,48 @@ const normalise = (charset: string): string => {
     : c;
 };
 
-/** The body as text (BOM removed). */
+/**
+ * The body as text (BOM removed), storable by every database (clean-text.ts): NUL, which
+ * PostgreSQL refuses in text and no feed, page or filing means, is dropped here, at the edge.
+ */
 export const decodeBody = (body: Buffer, contentType: string | null): string => {
-  const text = iconv.decode(body, charsetOf(body, contentType));
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const decoded = iconv.decode(body, charsetOf(body, contentType));
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  return text.includes('\u0000') ? storableText(text) : text;
+};
+
+/**
+ * Charsets whose characters may take bytes that read as ASCII (UTF-16 and UTF-32, UCS, UTF-7,
+ * the ISO-2022 family, HZ): a body in one cannot be cut at a `<` byte.
+ */
+const CUT_UNSAFE = /^(?:utf-?(?:16|32)|ucs-?[24]|utf-?7|iso-?2022|hz)/i;
+
+export type PieceDecoder = {
+  /** Where the text starts (past a UTF-8 byte-order mark). */
+  start: number;
+  /** A piece of the body as text, storable (NUL dropped, as decodeBody does). */
+  decode(piece: Buffer): string;
+  /** How many bytes `text` takes in the body's charset. */
+  encodedLength(text: string): number;
+};
+
+/**
+ * How to read a body a piece at a time (feed-split.ts), cut at tags: its charset decided once
+ * for the whole body as decodeBody decides it. Null for a charset that cannot be cut so
+ * (CUT_UNSAFE): such a body is decoded whole.
+ */
+export const pieceDecoder = (body: Buffer, contentType: string | null): PieceDecoder | null => {
+  const charset = charsetOf(body, contentType);
+  if (CUT_UNSAFE.test(charset)) return null;
+  const utf8 = charset === 'utf-8' || charset === 'utf8';
+  const storable = (text: string) => (text.includes('\u0000') ? storableText(text) : text);
+  return {
+    start: utf8 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0,
+    decode: utf8
+      ? (piece) => storable(piece.toString('utf8'))
+      : (piece) => storable(iconv.decode(piece, charset)),
+    encodedLength: utf8
+      ? (text) => Buffer.byteLength(text, 'utf8')
+      : (text) => iconv.encode(text, charset).length,
+  };
 };

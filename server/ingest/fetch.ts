@@ -1,18 +1,25 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { STATUS_CODES } from 'node:http';
+import net from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
-import { checkLiteralHost, safeLookup } from './address';
+import { checkConnectedAddress, checkLiteralHost, safeLookup } from './address';
 import { decodeBody } from './decode';
 import { FetchError } from './fetch-error';
 
 /**
  * The one outbound fetch of the server (feeds, pages, filings, probes). Every call:
  * - reads only http and https, and connects only to public addresses (address.ts) unless
- *   `allowPrivate` (FETCH_ALLOW_PRIVATE=1: tests and local development);
+ *   `allowPrivate` (FETCH_ALLOW_PRIVATE=1: tests and local development): an IP literal is
+ *   checked before connecting, every address a name resolves to in the socket's lookup, and
+ *   the address the socket really connected to once it has, before a byte is sent;
  * - follows at most 5 redirects itself, checking each new address the same way;
  * - stops reading past `maxBytes` (10 MB; decompressed bytes count) and past `timeoutMs`
- *   (15 s for the whole call, redirects included), so memory and time stay bounded;
+ *   (15 s for the whole call, redirects included), so memory and time stay bounded; a body
+ *   the time limit cut off is a timeout, never read as a short body;
+ * - with `headBytes`, reads only the first bytes of the body and hangs up (what a followed
+ *   address is: probe.ts);
  * - sends the validators it is given (conditional GET): a 304 answers `not_modified`;
  * - decodes the body by its charset (decode.ts).
  */
@@ -30,6 +37,9 @@ export type FetchOptions = {
   /** What the body is, in the too-large message ("the feed is larger than 10 MB"). */
   what?: string;
   signal?: AbortSignal;
+  /** Read only this many bytes of the body (decompressed), then hang up; `complete` says if
+   * that was all of it. */
+  headBytes?: number;
 };
 
 export type FetchResult =
@@ -40,9 +50,12 @@ export type FetchResult =
       url: string;
       contentType: string | null;
       body: Buffer;
-      text: string;
+      /** The body as text (decode.ts), decoded when first read. */
+      readonly text: string;
       etag: string | null;
       lastModified: string | null;
+      /** False when `headBytes` stopped the reading before the body's end. */
+      complete: boolean;
     };
 
 /**
@@ -123,16 +136,28 @@ export const fetchUrl = async (raw: string, opts: FetchOptions = {}): Promise<Fe
           `the server answered ${status}${reason ? ` ${reason}` : ''}`,
         );
       }
-      const body = await readBody(res, opts.maxBytes ?? FETCH_DEFAULTS.maxBytes, opts.what);
+      const { body, complete } = await readBody(res, signal, {
+        maxBytes: opts.maxBytes ?? FETCH_DEFAULTS.maxBytes,
+        headBytes: opts.headBytes,
+        what: opts.what,
+      });
+      // A body that ends when its connection closes looks whole to the HTTP parser even when
+      // the time limit was what closed it.
+      if (signal.aborted) throw signal.reason;
       const contentType = header(res, 'content-type');
+      let text: string | undefined;
       return {
         status: 'ok',
         url: url.href,
         contentType,
         body,
-        text: decodeBody(body, contentType),
+        // Decoded when first read: a feed is read from its bytes a piece at a time instead.
+        get text() {
+          return (text ??= decodeBody(body, contentType));
+        },
         etag: header(res, 'etag'),
         lastModified: header(res, 'last-modified'),
+        complete,
       };
     }
   } catch (err) {
@@ -184,10 +209,10 @@ const request = (url: URL, opts: FetchOptions, signal: AbortSignal): Promise<Inc
     const req = lib.request(url, {
       method: 'GET',
       headers,
-      lookup: safeLookup(allowPrivate),
       signal,
-      // One socket per fetch: no pooled connection to an address checked for another call.
-      agent: false,
+      // No agent: one socket per fetch, made here (no pooled connection to an address checked
+      // for another call).
+      createConnection: () => connect(url, allowPrivate),
     });
     req.once('response', resolve);
     req.once('error', reject);
@@ -195,11 +220,48 @@ const request = (url: URL, opts: FetchOptions, signal: AbortSignal): Promise<Inc
   });
 };
 
-/** Reads the (decompressed) body, failing as soon as it passes `maxBytes`. */
-const readBody = (res: IncomingMessage, maxBytes: number, what = 'feed'): Promise<Buffer> => {
+/**
+ * The fetch's socket. Its lookup refuses a name with any private address; once connected,
+ * the peer's address is checked again (the address really connected to, whatever resolved or
+ * was written: IPv4-mapped, NAT64, 6to4 and Teredo forms decoded) before the request, or for
+ * https the TLS handshake, is sent: this listener runs first, so a refusal sends nothing.
+ */
+const connect = (url: URL, allowPrivate: boolean): net.Socket => {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const secure = url.protocol === 'https:';
+  const socket = net.connect({
+    host,
+    port: Number(url.port) || (secure ? 443 : 80),
+    lookup: safeLookup(allowPrivate),
+  });
+  if (!allowPrivate) {
+    socket.once('connect', () => {
+      try {
+        checkConnectedAddress(host, socket.remoteAddress);
+      } catch (err) {
+        socket.destroy(err as Error);
+      }
+    });
+  }
+  if (!secure) return socket;
+  // SNI names a host, never an address.
+  return tls.connect({ socket, host, servername: net.isIP(host) ? undefined : host });
+};
+
+/**
+ * Reads the (decompressed) body, failing as soon as it passes `maxBytes`, or when the time
+ * limit (`signal`) ends it; with `headBytes`, stops once that much is read.
+ */
+const readBody = (
+  res: IncomingMessage,
+  signal: AbortSignal,
+  opts: { maxBytes: number; headBytes?: number; what?: string },
+): Promise<{ body: Buffer; complete: boolean }> => {
+  const { maxBytes, headBytes, what = 'feed' } = opts;
   const declared = Number(res.headers['content-length']);
   const tooLarge = () =>
     new FetchError('too_large', `the ${what} is larger than ${sizeWords(maxBytes)}`);
+  // Known from the headers, so refused even when only the first bytes are wanted.
   if (res.headers['content-encoding'] === undefined && declared > maxBytes) {
     res.destroy();
     return Promise.reject(tooLarge());
@@ -217,23 +279,42 @@ const readBody = (res: IncomingMessage, maxBytes: number, what = 'feed'): Promis
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    // The first cause wins: destroying the response makes it report an abort of its own.
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      reject(err);
+    const stop = () => {
+      signal.removeEventListener('abort', onAbort);
       res.destroy();
       if (stream !== res) stream.destroy();
     };
+    // The first cause wins: destroying the response makes it report an abort of its own.
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+      stop();
+    };
+    const done = (complete: boolean) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      resolve({ body: Buffer.concat(chunks), complete });
+      if (!complete) stop();
+    };
+    const onAbort = () => fail(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     stream.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      if (headBytes !== undefined && size + chunk.length > headBytes) {
+        chunks.push(chunk.subarray(0, headBytes - size));
+        size = headBytes;
+        done(false);
+        return;
+      }
       size += chunk.length;
       if (size > maxBytes) fail(tooLarge());
       else chunks.push(chunk);
     });
     stream.once('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(Buffer.concat(chunks));
+      if (!res.complete) fail(new FetchError('unreachable', 'the answer was cut off'));
+      else done(true);
     });
     stream.once('error', (err) =>
       fail(

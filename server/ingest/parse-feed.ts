@@ -3,8 +3,17 @@ import { parseFeed as parseXmlFeed } from '@rowanmanning/feed-parser';
 // A dependency of @rowanmanning/feed-parser (which parses with it, leniently): its validator
 // tells a malformed feed apart from a messy one, with the line of the fault.
 import { XMLValidator } from 'fast-xml-parser';
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
+import { absoluteUrl } from '../documents/sanitize';
 import type { IncomingDocument } from '../documents/store';
+import { decodeBody, pieceDecoder } from './decode';
+import {
+  bytesText,
+  feedPieces,
+  stringText,
+  type FeedPieceOptions,
+  type FeedText,
+} from './feed-split';
 import { FetchError } from './fetch-error';
 
 /**
@@ -36,19 +45,18 @@ const MAX_KEY = 400;
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+// Compiled once (`convert` compiles its selectors on every call).
+const plainTextOf = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { ignoreHref: true } },
+  ],
+});
+
 /** Plain text of an HTML fragment (for the title fallback and the hash). */
 export const textOf = (html: string | null): string =>
-  html
-    ? convert(html, {
-        wordwrap: false,
-        selectors: [
-          { selector: 'img', format: 'skip' },
-          { selector: 'a', options: { ignoreHref: true } },
-        ],
-      })
-        .replace(/\s+/g, ' ')
-        .trim()
-    : '';
+  html ? plainTextOf(html).replace(/\s+/g, ' ').trim() : '';
 
 /** The first words of a text, as a title for an item that has none. */
 export const titleFromText = (text: string): string | null => {
@@ -57,17 +65,6 @@ export const titleFromText = (text: string): string | null => {
   return words.length > TITLE_WORDS
     ? `${words.slice(0, TITLE_WORDS).join(' ')}...`
     : words.join(' ');
-};
-
-/** An absolute http(s) address, resolved against `base`; null for anything else. */
-export const absoluteUrl = (raw: string | null | undefined, base: string | null): string | null => {
-  if (!raw) return null;
-  try {
-    const url = base ? new URL(raw.trim(), base) : new URL(raw.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
 };
 
 /**
@@ -302,13 +299,50 @@ const memoiseGetters = <T extends object>(obj: T): T => {
   return obj;
 };
 
+/** The getter named `name` on `obj`'s prototypes, looked up once per prototype. */
+const gettersOf = new WeakMap<object, Map<string, (() => unknown) | undefined>>();
+const getterOf = (obj: object, name: string): (() => unknown) | undefined => {
+  const proto = Object.getPrototypeOf(obj) as object;
+  let known = gettersOf.get(proto);
+  if (!known) gettersOf.set(proto, (known = new Map()));
+  if (!known.has(name)) {
+    let get: (() => unknown) | undefined;
+    for (let p: object | null = proto; p && !get; p = Object.getPrototypeOf(p) as object | null) {
+      get = Object.getOwnPropertyDescriptor(p, name)?.get as (() => unknown) | undefined;
+    }
+    known.set(name, get);
+  }
+  return known.get(name);
+};
+
+/**
+ * memoiseGetters for the few getters an item reads again and again: the library rebuilds an
+ * element's children (new objects) on every read of them, and each field it reads looks
+ * through them.
+ */
+const keepAfterFirstRead = <T extends object>(obj: T, names: readonly string[]): T => {
+  for (const name of names) {
+    const get = getterOf(obj, name);
+    if (!get || Object.hasOwn(obj, name)) continue;
+    Object.defineProperty(obj, name, {
+      configurable: true,
+      get() {
+        const value = get.call(obj);
+        Object.defineProperty(obj, name, { value });
+        return value;
+      },
+    });
+  }
+  return obj;
+};
+
 type LibraryFeed = ReturnType<typeof parseXmlFeed>;
 type LibraryItem = LibraryFeed['items'][number];
 
-const openFeed = (text: string): LibraryFeed => {
-  assertWellFormed(text);
+/** The library's reading of a (checked) document, its getters computed once. */
+const libraryFeed = (text: string): LibraryFeed => {
   try {
-    return memoiseGetters(parseXmlFeed(text.replace(LEADING_BEFORE_DECLARATION, '')));
+    return memoiseGetters(parseXmlFeed(text));
   } catch {
     throw new FetchError('parse', 'the address is not an RSS or Atom feed');
   }
@@ -411,7 +445,11 @@ const itemReader = (feed: LibraryFeed, feedUrl: string, now: number) => {
   // the latest of lastBuildDate and pubDate, never later than now. An Atom entry has its own.
   const channelDates = isAtom ? [] : datesOf(feed.element, CHANNEL_DATES);
   const channelUnix = channelDates.length > 0 ? Math.min(Math.max(...channelDates), nowUnix) : null;
-  const read = (item: LibraryItem): IncomingDocument => {
+  const read = (libraryItem: LibraryItem): IncomingDocument => {
+    // The library's getters rebuild what they read on every call (an element's children are
+    // new objects each time): kept after their first read, an item costs a fraction.
+    const item = keepAfterFirstRead(libraryItem, ['media', 'element']);
+    keepAfterFirstRead(item.element, ['children']);
     const link = absoluteUrl(item.url, base);
     const own = item.content ?? (isAtom ? item.description : rssDescription(item.element));
     // An item with no text of its own (a YouTube video) is told by its media's.
@@ -439,42 +477,114 @@ const itemReader = (feed: LibraryFeed, feedUrl: string, now: number) => {
       mime_type: 'text/html',
     };
   };
-  const meta = (items: IncomingDocument[]): ParsedFeed => ({
-    format: isAtom ? 'atom' : 'rss',
-    title: feed.title?.trim() || null,
-    siteUrl,
-    items,
-  });
-  return { read, meta };
+  return read;
 };
 
-export const parseFeed = (text: string, feedUrl: string, now: number): ParsedFeed => {
-  const feed = openFeed(text);
-  const { read, meta } = itemReader(feed, feedUrl, now);
-  return meta(feed.items.map(read));
+/** The feed's own fields. */
+const metaOf = (feed: LibraryFeed, feedUrl: string): Omit<ParsedFeed, 'items'> => ({
+  format: feed.meta.type === 'atom' ? 'atom' : 'rss',
+  title: feed.title?.trim() || null,
+  siteUrl: absoluteUrl(feed.url, feedUrl),
+});
+
+export type FeedReader = {
+  meta: Omit<ParsedFeed, 'items'>;
+  /** How many items the feed holds. */
+  count: number;
+  /** The items, a piece of the feed at a time (feed-split.ts), in the feed's order. */
+  batches(): Generator<IncomingDocument[]>;
 };
 
-/** Items read between turns of the event loop by parseFeedYielding. */
-const ITEMS_PER_TURN = 250;
+/** A feed as text, or as the fetched body's bytes (decoded a piece at a time when it can be). */
+export type FeedInput = string | { body: Buffer; contentType: string | null };
+
+const feedTextOf = (input: FeedInput): { text: FeedText; start: number } => {
+  if (typeof input === 'string') return { text: stringText(input), start: 0 };
+  const cut = pieceDecoder(input.body, input.contentType);
+  if (!cut) return { text: stringText(decodeBody(input.body, input.contentType)), start: 0 };
+  return { text: bytesText(input.body, cut.decode, cut.encodedLength), start: cut.start };
+};
 
 /**
- * parseFeed for the runner: a 10k-item feed takes seconds to read, so it lets the event loop
- * turn every few hundred items, and the API answers meanwhile.
+ * Opens a feed for reading a piece at a time: its layout is scanned and the text around its
+ * items checked and read (a FetchError when it is not a well-formed RSS or Atom feed); each
+ * piece is checked and read when its batch is asked for. Whitespace or a BOM before the XML
+ * declaration is skipped (its lines still count in the fault's line). A generator that yields
+ * between steps of the scan: run it through (openFeedReader) or turning the event loop at each
+ * step (openFeedReaderYielding).
  */
-export const parseFeedYielding = async (
-  text: string,
+function* opening(
+  input: FeedInput,
   feedUrl: string,
   now: number,
-): Promise<ParsedFeed> => {
-  const feed = openFeed(text);
-  const { read, meta } = itemReader(feed, feedUrl, now);
-  const items: IncomingDocument[] = [];
-  for (const item of feed.items) {
-    items.push(read(item));
-    if (items.length % ITEMS_PER_TURN === 0) await yieldToLoop();
+  opts?: FeedPieceOptions,
+): Generator<void, FeedReader> {
+  const { text, start } = feedTextOf(input);
+  const head = text.slice(start, Math.min(text.length, start + 4096));
+  const leading = LEADING_BEFORE_DECLARATION.exec(head)?.[0] ?? '';
+  const split = yield* feedPieces(
+    text,
+    start + text.measure(leading),
+    leading.split('\n').length - 1,
+    opts,
+  );
+  const meta = metaOf(libraryFeed(split.outer), feedUrl);
+  return {
+    meta,
+    count: split.count,
+    *batches() {
+      for (const piece of split.pieces()) {
+        const feed = libraryFeed(piece);
+        yield feed.items.map(itemReader(feed, feedUrl, now));
+      }
+    },
+  };
+}
+
+/** Opens a feed at once (small feeds, a feed's first bytes, tests). */
+export const openFeedReader = (
+  input: FeedInput,
+  feedUrl: string,
+  now: number,
+  opts?: FeedPieceOptions,
+): FeedReader => {
+  const steps = opening(input, feedUrl, now, opts);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
-  return meta(items);
 };
+
+/** Opens a feed letting the event loop turn between steps of its scan (the runner). */
+export const openFeedReaderYielding = async (
+  input: FeedInput,
+  feedUrl: string,
+  now: number,
+): Promise<FeedReader> => {
+  const steps = opening(input, feedUrl, now);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await yieldToLoop();
+  }
+};
+
+/** A whole feed at once (small feeds, tests); the runner reads a batch at a time. */
+export const parseFeed = (text: string, feedUrl: string, now: number): ParsedFeed => {
+  const reader = openFeedReader(text, feedUrl, now);
+  return { ...reader.meta, items: [...reader.batches()].flat() };
+};
+
+/**
+ * An opened feed's items for the runner, a batch at a time, letting the event loop turn after
+ * each (a 35,000-item feed is seconds of work), so the API answers meanwhile.
+ */
+export async function* feedBatches(reader: FeedReader): AsyncGenerator<IncomingDocument[]> {
+  for (const batch of reader.batches()) {
+    yield batch;
+    await yieldToLoop();
+  }
+}
 
 /** Lets timers and I/O run (a resolved promise would not: it stays in the microtask queue). */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,7 +1,9 @@
+import { storableText } from './clean-text';
 import { fetchUrl, type FetchOptions } from './fetch';
 import { FetchError } from './fetch-error';
-import { looksLikeFeed, parseFeed } from './parse-feed';
-import { discoverFeeds, looksLikeHtml, pageTitle, readablePage } from './website';
+import { feedHead } from './feed-split';
+import { looksLikeFeed, openFeedReader } from './parse-feed';
+import { discoverFeeds, looksLikeHtml, pageTitle } from './website';
 
 export type ProbeResult =
   | {
@@ -18,10 +20,16 @@ export type ProbeResult =
 export type ProbeOptions = Pick<
   FetchOptions,
   'allowPrivate' | 'timeoutMs' | 'maxBytes' | 'userAgent' | 'signal'
-> & { now?: number };
+>;
 
-/** Feeds named on a page that are tried before settling for its readable text. */
+/** Feeds named on a page that are tried before settling for the page itself. */
 const MAX_CANDIDATES = 3;
+
+/**
+ * How much of an answer is read to tell what it is: a feed's root element, title and link come
+ * before its items; a page names its feeds in its head.
+ */
+export const PROBE_BYTES = 256 * 1024;
 
 /** The 400 message for a fetch that failed, naming the field (`url`). */
 const messageOf = (err: unknown): string => {
@@ -48,51 +56,68 @@ const withScheme = (raw: string): string => {
   return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
 };
 
+/** A feed's title and site from its first bytes (feed-split.ts), null where they do not read. */
+const headOfFeed = (
+  text: string,
+  url: string,
+): { title: string | null; siteUrl: string | null } => {
+  try {
+    const { meta } = openFeedReader(feedHead(text), url, Date.now());
+    return { title: meta.title && storableText(meta.title), siteUrl: meta.siteUrl };
+  } catch {
+    return { title: null, siteUrl: null };
+  }
+};
+
 /**
- * What an address a user wants to follow is: a feed, a page naming a feed (the feed is
- * followed), or a page with readable text (followed as a website). Anything else, or an
- * address that cannot be read, is `ok: false` with a message naming the problem.
+ * What an address a user wants to follow is, from the first bytes of its answer (PROBE_BYTES):
+ * a feed (by its root element), a page naming a feed (the feed is followed, checked the same
+ * way), or another web page (followed as a website). The address's form, its host's addresses
+ * (public only), that it answers 2xx and what it answers are checked here; the feed itself is
+ * read, stored and its faults reported by the runner (GET /source/status), so following a
+ * 10 MB feed costs the request no more than its first bytes. Anything else, or an address that
+ * cannot be read, is `ok: false` with a message naming the problem.
  */
 export async function probeUrl(raw: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
-  const now = opts.now ?? Date.now();
+  const head = { ...opts, headBytes: PROBE_BYTES };
   try {
-    const page = await fetchUrl(withScheme(raw), { ...opts, what: 'answer' });
+    const page = await fetchUrl(withScheme(raw), { ...head, what: 'answer' });
     if (page.status !== 'ok') return { ok: false, message: 'url could not be read' };
     if (looksLikeFeed(page.text)) {
-      const feed = parseFeed(page.text, page.url, now);
-      return { ok: true, kind: 'rss', feedUrl: page.url, siteUrl: feed.siteUrl, title: feed.title };
+      return { ok: true, kind: 'rss', feedUrl: page.url, ...headOfFeed(page.text, page.url) };
     }
     if (!looksLikeHtml(page.text, page.contentType)) {
       return { ok: false, message: 'url is not a feed or a web page' };
     }
     for (const candidate of discoverFeeds(page.text, page.url).slice(0, MAX_CANDIDATES)) {
       try {
-        const res = await fetchUrl(candidate, { ...opts, what: 'feed' });
+        const res = await fetchUrl(candidate, { ...head, what: 'feed' });
         if (res.status !== 'ok' || !looksLikeFeed(res.text)) continue;
-        const feed = parseFeed(res.text, res.url, now);
+        const feed = headOfFeed(res.text, res.url);
         return {
           ok: true,
           kind: 'rss',
           feedUrl: res.url,
           siteUrl: page.url,
-          title: feed.title ?? pageTitle(page.text),
+          title: feed.title ?? titleOfPage(page.text),
         };
       } catch {
-        // A broken feed link: try the next, then the page's own text.
+        // A broken feed link: try the next, then the page itself.
       }
     }
-    const doc = readablePage(page.text, page.url, now);
     return {
       ok: true,
       kind: 'website',
       feedUrl: page.url,
       siteUrl: page.url,
-      title: pageTitle(page.text) ?? doc.title,
+      title: titleOfPage(page.text),
     };
   } catch (err) {
-    if (err instanceof FetchError && err.code === 'parse' && /readable text/.test(err.message)) {
-      return { ok: false, message: 'url is not a feed or a web page with readable text' };
-    }
     return { ok: false, message: messageOf(err) };
   }
 }
+
+const titleOfPage = (html: string): string | null => {
+  const title = pageTitle(html);
+  return title && storableText(title);
+};

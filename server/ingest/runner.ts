@@ -16,12 +16,15 @@ import { readSource } from './read';
 /**
  * The ingestion runner: every `intervalMs` it claims due jobs (jobs.ts: leases, so several
  * servers on one database share them) and runs up to `concurrency` at once. A job reads its
- * source (read.ts) and stores what is new: documents and the job's next state commit in one
- * transaction (a long feed in batches of `batchSize`, each renewing the lease; the last one
- * carries the job's validators and next run). A crash loses nothing: the uncommitted part is
- * read again when the lease lapses, and UNIQUE (source_id, dedupe_key) makes re-reading what
- * was committed a no-op. A failure backs off (1 min, doubling, at most 6 h) and records why in
- * words a user understands.
+ * source (read.ts) and stores what is new as it is read: a long feed arrives a piece at a time
+ * and is stored in batches of `batchSize`, each its own transaction renewing the lease, with
+ * a turn of the event loop before each (on SQLite a batch holds the loop), so a 35,000-item
+ * feed never holds the server; then the job's validators and next run commit.
+ * A crash loses nothing: the uncommitted part is read again when the lease lapses, and
+ * UNIQUE (source_id, dedupe_key) makes re-reading what was committed a no-op. A batch the
+ * database refuses is stored item by item instead, so one item it will not take (logged and
+ * skipped) never holds back the others. A failure backs off (1 min, doubling, at most 6 h)
+ * and records why in words a user understands.
  *
  * Each transaction starts by taking the content counter's lock (documents/sequence.ts): the
  * order every content writer keeps on PostgreSQL, and on SQLite a write first, so a second
@@ -40,7 +43,11 @@ export type IngestRunnerOptions = {
   concurrency?: number;
   /** How long a claim holds before another runner may take the job (default 60 s). */
   leaseMs?: number;
-  /** Documents per transaction (default 250: on SQLite each holds the event loop). */
+  /**
+   * Documents per transaction (default 50). Storing one costs a few milliseconds of the event
+   * loop (sanitising, indexing; on SQLite the statements too), so a batch is kept short: the
+   * loop turns between batches and other requests are answered meanwhile.
+   */
   batchSize?: number;
   /** Outbound fetch settings (allowPrivate, limits, user agent). */
   fetch?: FetchOptions;
@@ -77,7 +84,7 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const concurrency = opts.concurrency ?? 4;
   const leaseMs = opts.leaseMs ?? 60_000;
-  const batchSize = opts.batchSize ?? 250;
+  const batchSize = opts.batchSize ?? 50;
   const abort = new AbortController();
   const inflight = new Set<Promise<void>>();
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -93,23 +100,73 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
     );
   };
 
-  /** Stores all but the last batch, each with a renewed lease; answers the count and the rest. */
-  const storeHead = async (job: ClaimedJob, items: IncomingDocument[], baseUrl: string) => {
-    const batches: IncomingDocument[][] = [];
-    for (let i = 0; i < items.length; i += batchSize) batches.push(items.slice(i, i + batchSize));
-    let added = 0;
-    for (const batch of batches.slice(0, -1)) {
-      if (stopping) throw new Error('stopping');
-      // On SQLite a batch runs synchronously: let requests in between batches.
-      await yieldToLoop();
-      await db.transaction().execute(async (trx) => {
+  type JobState = Parameters<typeof updateLeasedJob>[3];
+  const renewLease = (t: number): JobState => ({ lease_until: iso(t + leaseMs) });
+
+  /** Skipped items named in the log per job; past that, a count. */
+  const SKIPS_LOGGED = 5;
+
+  /**
+   * Stores one batch and writes `state` on the job (a renewed lease, or the job's outcome) in
+   * one transaction. When the database refuses the batch, its items are stored one by one,
+   * each with a renewed lease, and those it refuses are skipped and logged: unless it refuses
+   * every one and the job has stored nothing yet (more likely the database than the items),
+   * when the first error is the job's. Answers the documents added.
+   */
+  const storeBatch = async (
+    job: ClaimedJob,
+    items: IncomingDocument[],
+    baseUrl: string,
+    state: (t: number, added: number) => JobState,
+    run: { stored: number; skipped: number },
+  ): Promise<number> => {
+    const id = job.source.id;
+    /** `values` is told the time and the documents this batch added (plus `before`). */
+    const write = (
+      batch: IncomingDocument[],
+      values: (t: number, added: number) => JobState,
+      before = 0,
+    ) =>
+      db.transaction().execute(async (trx) => {
         await lockContent(trx);
         const t = now();
-        added += (await insertDocuments(trx, job.source.id, batch, { now: t, baseUrl })).inserted;
-        await updateLeasedJob(trx, job.source.id, owner, { lease_until: iso(t + leaseMs) });
+        const added =
+          batch.length > 0
+            ? (await insertDocuments(trx, id, batch, { now: t, baseUrl })).inserted
+            : 0;
+        await updateLeasedJob(trx, id, owner, values(t, before + added));
+        return added;
       });
+    // On SQLite a batch runs synchronously: let requests in between batches.
+    await yieldToLoop();
+    try {
+      const added = await write(items, state);
+      run.stored += items.length;
+      return added;
+    } catch (err) {
+      if (err instanceof LeaseLost || stopping || items.length === 0) throw err;
+      let added = 0;
+      let refused = 0;
+      for (const item of items) {
+        if (stopping) throw new Error('stopping');
+        await yieldToLoop();
+        try {
+          added += await write([item], renewLease);
+          run.stored++;
+        } catch (itemErr) {
+          if (itemErr instanceof LeaseLost) throw itemErr;
+          refused++;
+          if (run.skipped++ < SKIPS_LOGGED) {
+            log(
+              `ingest ${id}: skipped item ${JSON.stringify(item.dedupe_key)}: ${String(itemErr)}`,
+            );
+          }
+        }
+      }
+      if (refused === items.length && run.stored === 0) throw err;
+      await write([], state, added);
+      return added;
     }
-    return { added, last: batches.at(-1) ?? [] };
   };
 
   const runJob = async (job: ClaimedJob): Promise<void> => {
@@ -122,18 +179,29 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
         fetch: { ...opts.fetch, signal: abort.signal },
         presetBaseUrl: opts.presetBaseUrl,
       });
-      const { added, last } =
-        outcome.status === 'ok'
-          ? await storeHead(job, outcome.items, outcome.baseUrl)
-          : { added: 0, last: [] };
-      await db.transaction().execute(async (trx) => {
-        await lockContent(trx);
-        const t = now();
-        const inserted =
-          outcome.status === 'ok' && last.length > 0
-            ? (await insertDocuments(trx, id, last, { now: t, baseUrl: outcome.baseUrl })).inserted
-            : 0;
-        await updateLeasedJob(trx, id, owner, {
+      const run = { stored: 0, skipped: 0 };
+      let added = 0;
+      if (outcome.status === 'ok') {
+        // Each batch stored as soon as it is read: a document lives from its piece's reading
+        // to its transaction, never across the next piece.
+        for await (const batch of outcome.batches) {
+          for (let i = 0; i < batch.length; i += batchSize) {
+            if (stopping) throw new Error('stopping');
+            const part = batch.slice(i, i + batchSize);
+            added += await storeBatch(job, part, outcome.baseUrl, renewLease, run);
+          }
+        }
+      }
+      if (run.skipped > SKIPS_LOGGED) {
+        log(`ingest ${id}: skipped ${run.skipped} items the database refused`);
+      }
+      // The outcome once every document is stored: the validators are kept only now, so a run
+      // cut short reads the whole feed again.
+      await storeBatch(
+        job,
+        [],
+        '',
+        (t) => ({
           state: 'ok',
           run_at: iso(t + pollOf(job)),
           lease_owner: null,
@@ -144,9 +212,10 @@ export const createIngestRunner = (opts: IngestRunnerOptions): IngestRunner => {
             : {}),
           last_run_at: iso(t),
           last_error: null,
-          last_new: added + inserted,
-        });
-      });
+          last_new: added,
+        }),
+        run,
+      );
     } catch (err) {
       if (err instanceof LeaseLost) {
         log(`ingest: ${err.message}; its run is dropped`);

@@ -1,8 +1,9 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { absoluteUrl } from '../documents/sanitize';
 import type { IncomingDocument } from '../documents/store';
 import { FetchError } from './fetch-error';
-import { absoluteUrl, sha256 } from './parse-feed';
+import { sha256 } from './parse-feed';
 
 /**
  * Following a website by its address: a page that is itself a feed is read as one; an HTML

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { FollowUrlBody, Source } from '../../contract/sources';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
@@ -8,10 +9,13 @@ import { followSource } from './follow';
 
 /**
  * Following a feed or a website by its address (POST /connect/rss, /connect/{app}/custom): the
- * address is checked here (a 400 naming what is wrong), then read once by ingestion's probe
- * (reachable? a feed, a page naming one, or a readable page?) before anything is written. The
- * source made is the user's own: private, never shown to anyone else; another user following
- * the same address gets a row of their own.
+ * address is checked here (a 400 naming what is wrong). An address the user already has a
+ * source for is followed again as it is: nothing is fetched. Otherwise ingestion's probe reads
+ * the first bytes of the answer (its host public and reachable? a feed, a page naming one, or
+ * another page?) before anything is written; the feed itself is read by the ingestion runner,
+ * whose job the follow makes due at once, so the request answers in the time of those first
+ * bytes whatever the feed's size. The source made is the user's own: private, never shown to
+ * anyone else; another user following the same address gets a row of their own.
  */
 
 const bad = (message: string) =>
@@ -48,11 +52,27 @@ export type Probed = {
   title: string | null;
 };
 
-/** Reads the address once (slow: call before the request's transaction). */
-export async function probe(url: string, now: number): Promise<Probed> {
-  const result = await probeUrl(url, { allowPrivate: allowPrivate(), now });
+/** Reads the first bytes at the address (slow: call before the request's transaction). */
+export async function probe(url: string): Promise<Probed> {
+  const result = await probeUrl(url, { allowPrivate: allowPrivate() });
   if (!result.ok) throw bad(result.message);
   return result;
+}
+
+/**
+ * The user's own source already at this address (the feed's, or the page it was found on),
+ * if any: following it again reads nothing.
+ */
+export async function ownSourceAt(db: Db, userId: string, url: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('sources')
+    .select('id')
+    .where('owner_user_id', '=', userId)
+    .where((eb) => eb.or([eb('url', '=', url), eb('site_url', '=', url)]))
+    .orderBy(sql`CASE WHEN url = ${url} THEN 0 ELSE 1 END`)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 const hostOf = (url: string) => {

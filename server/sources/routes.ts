@@ -1,17 +1,20 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { sourceTitle } from '../../contract/source-catalogue';
 import {
   followedText,
   PRIORITY_TEXT,
   unfollowedText,
   type Categories,
+  type FollowUrlBody,
 } from '../../contract/sources';
 import { transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
 import { routesFor } from '../http/define';
+import { limitEndpoints } from '../http/user-limits';
 import { categoriesOf } from './categories';
-import { checkedUrl, followProbed, probe } from './connect-url';
+import { checkedUrl, followProbed, ownSourceAt, probe } from './connect-url';
 import { followSource, setPriority, unfollowSource } from './follow';
 import { TOPICS, topicOfKey } from './catalogue';
 import { allVisible, findVisible, followedRows, toSources } from './queries';
@@ -24,6 +27,8 @@ const notFound = (what: string) => new ApiError(404, 'not_found', what);
  * follow (probe) happens before it, so a slow site holds no transaction open.
  */
 export const registerSourceRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
+  // LIMIT_FOLLOWS_PER_HOUR per user across these (mounted ahead of the routes themselves).
+  limitEndpoints(app, deps, 'follows', ['follow', 'followMany', 'followRss', 'followCustom']);
   const on = routesFor('sources', app, deps.product);
 
   on('categories', async (c, { auth }): Promise<Categories> => {
@@ -113,18 +118,26 @@ export const registerSourceRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =>
     return { sources };
   });
 
-  on('followRss', async (c, { body, auth }) => {
-    const probed = await probe(checkedUrl(body.url), deps.now());
-    return transact(c, (db) => followProbed(db, auth.user.id, probed, body, deps.now()));
-  });
+  /**
+   * Following by address: an address the user has a source for is followed again without a
+   * fetch; a new one is probed (its first bytes) before the transaction and read by the runner.
+   */
+  const followAddress = async (c: Context<AppEnv>, userId: string, body: FollowUrlBody) => {
+    const url = checkedUrl(body.url);
+    const known = await ownSourceAt(c.var.db, userId, url);
+    if (known) return transact(c, (db) => followSource(db, userId, known, deps.now()));
+    const probed = await probe(url);
+    return transact(c, (db) => followProbed(db, userId, probed, body, deps.now()));
+  };
+
+  on('followRss', async (c, { body, auth }) => followAddress(c, auth.user.id, body));
 
   on('followCustom', async (c, { params, body, auth }) => {
     if (params.app !== 'rss' && params.app !== 'website') {
       const message = `app must be rss or website, not ${params.app}`;
       throw new ApiError(400, 'bad_request', message, [{ path: 'app', message }]);
     }
-    const probed = await probe(checkedUrl(body.url), deps.now());
-    return transact(c, (db) => followProbed(db, auth.user.id, probed, body, deps.now()));
+    return followAddress(c, auth.user.id, body);
   });
 
   on('rssTopics', async (c, { auth }) => {

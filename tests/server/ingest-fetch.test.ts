@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../server/ingest/address';
+import { checkConnectedAddress, isPublicAddress } from '../../server/ingest/address';
 import { fetchUrl, type FetchOptions } from '../../server/ingest/fetch';
 import { fixture, rssOf, startFixtureServer, type FixtureServer } from './ingest-fixture-server';
 
@@ -14,6 +19,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const local: FetchOptions = { allowPrivate: true };
+
+const hasOpenssl = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => 'resolved',
@@ -74,6 +88,102 @@ describe('addresses', () => {
         '224.0.0.1',
       ].map(isPublicAddress),
     ).toEqual(Array(13).fill(false));
+  });
+
+  // IPv6 forms that carry an IPv4 address are judged by the address they carry (ipaddr.js
+  // ranges, the embedded address decoded).
+  it.each([
+    // IPv4-compatible (::/96, deprecated): ipaddr.js calls it unicast.
+    ['::7f00:1', false],
+    ['::a00:1', false],
+    ['::808:808', true],
+    // IPv4-mapped and IPv4-translated.
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['::ffff:8.8.8.8', true],
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:808:808', true],
+    // NAT64, well-known and local-use prefixes.
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b::808:808', true],
+    ['64:ff9b:1::a00:1', false],
+    // 6to4: 2002:AABB:CCDD:: carries AA.BB.CC.DD.
+    ['2002:7f00:1::1', false],
+    ['2002:c0a8:101::1', false],
+    ['2002:808:808::1', true],
+    // Teredo: the server (bits 32-63) and the client (the last 32 bits, inverted).
+    ['2001:0:7f00:1:0:ffff:f7f7:f7f7', false],
+    ['2001:0:808:808:0:ffff:80ff:fffe', false],
+    ['2001:0:808:808:0:ffff:f7f7:f7f7', true],
+    // And plain IPv6: loopback, unspecified, documentation, unique-local, public.
+    ['::1', false],
+    ['::', false],
+    ['2001:db8::1', false],
+    ['fd00::1', false],
+    ['2606:4700:4700::1111', true],
+  ])('judges %s by what it carries (public: %s)', (address, isPublic) => {
+    expect(isPublicAddress(address)).toBe(isPublic);
+    const check = () => checkConnectedAddress(address, address);
+    if (isPublic) expect(check).not.toThrow();
+    else expect(check).toThrow(/is on a private or local network/);
+  });
+
+  it.each([
+    ['http://[::127.0.0.1]/', 'the address ::7f00:1 (127.0.0.1) is on a private or local network'],
+    ['http://[::ffff:127.0.0.1]:9/', 'the address ::ffff:7f00:1 (127.0.0.1) is on a private'],
+    ['http://[64:ff9b::169.254.169.254]/', 'the address 64:ff9b::a9fe:a9fe (169.254.169.254)'],
+    ['http://[2002:a00:1::1]/', 'the address 2002:a00:1::1 (10.0.0.1) is on a private'],
+    ['http://[2001:0:a00:1::1]/', 'the address 2001:0:a00:1::1 (10.0.0.1) is on a private'],
+  ])('refuses %s before connecting', async (url, message) => {
+    expect(await failure(fetchUrl(url))).toContain(message);
+  });
+
+  it('refuses the address a socket connected to unless it is public', () => {
+    expect(() => checkConnectedAddress('feeds.example.com', '::ffff:10.1.2.3')).toThrow(
+      'feeds.example.com is on a private or local network (::ffff:10.1.2.3 (10.1.2.3)), which is not allowed',
+    );
+    expect(() => checkConnectedAddress('feeds.example.com', undefined)).toThrow(
+      'feeds.example.com is on a private or local network (an unknown address), which is not allowed',
+    );
+    expect(() => checkConnectedAddress('feeds.example.com', '151.101.1.69')).not.toThrow();
+  });
+
+  it.skipIf(!hasOpenssl)('reads https through the checked socket, TLS checks intact', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ].concat(['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]),
+      { stdio: 'ignore' },
+    );
+    const tlsServer = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (_req, res) => res.end('<rss/>'),
+    );
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const { port } = tlsServer.address() as { port: number };
+    try {
+      // The handshake ran on the socket made and checked by the fetch: its certificate is read.
+      expect(await failure(fetchUrl(`https://127.0.0.1:${port}/`, local))).toBe(
+        'the server could not be reached: its certificate is self-signed',
+      );
+      expect(await failure(fetchUrl(`https://127.0.0.1:${port}/`))).toBe(
+        'the address 127.0.0.1 is on a private or local network, which is not allowed',
+      );
+    } finally {
+      tlsServer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
@@ -140,6 +250,47 @@ describe('limits', () => {
     });
     expect(await failure(fetchUrl(server.url('/trickle.xml'), { ...local, timeoutMs: 1000 }))).toBe(
       'timed out after 1 s',
+    );
+  });
+
+  it('reports a body cut off by the time limit as timed out, not as a short body', async () => {
+    // Half a feed, then silence: what arrived must not be read as the whole answer.
+    server.set('/half.xml', {
+      handle: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/rss+xml' });
+        res.write(rssOf(40).slice(0, 3000));
+      },
+    });
+    expect(await failure(fetchUrl(server.url('/half.xml'), { ...local, timeoutMs: 300 }))).toBe(
+      'timed out after 0.3 s',
+    );
+    // A body that runs until the connection closes (no length, not chunked): when the time
+    // limit closes it, what arrived looks complete to the HTTP parser.
+    const raw = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/rss+xml\r\nconnection: close\r\n\r\n' +
+          rssOf(40).slice(0, 3000),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const rawUrl = `http://127.0.0.1:${(raw.address() as { port: number }).port}/feed.xml`;
+    try {
+      expect(await failure(fetchUrl(rawUrl, { ...local, timeoutMs: 300 }))).toBe(
+        'timed out after 0.3 s',
+      );
+    } finally {
+      raw.close();
+    }
+    const gzipped = gzipSync(rssOf(400));
+    server.set('/half.xml.gz', {
+      handle: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/rss+xml', 'content-encoding': 'gzip' });
+        res.write(gzipped.subarray(0, gzipped.length >> 1));
+      },
+    });
+    expect(await failure(fetchUrl(server.url('/half.xml.gz'), { ...local, timeoutMs: 300 }))).toBe(
+      'timed out after 0.3 s',
     );
   });
 

@@ -281,7 +281,9 @@ describe('reading a filings source', () => {
     );
     expect(outcome.status).toBe('ok');
     if (outcome.status !== 'ok') return;
-    expect(outcome.items.map((d) => d.company_name)).toEqual([
+    const items = [];
+    for await (const batch of outcome.batches) items.push(...batch);
+    expect(items.map((d) => d.company_name)).toEqual([
       'Reliance Industries Ltd',
       'Tata Consultancy Services Ltd',
       'HDFC Bank Ltd',

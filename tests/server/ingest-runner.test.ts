@@ -72,6 +72,20 @@ describe.each(STORAGES)('ingestion runs on %s', (storage) => {
     ],
     ['silent', { handle: () => {} }, 'timed out after 1 s'],
     [
+      'cut-off',
+      {
+        // Half a feed in a body that ends when its connection closes, then silence: what
+        // arrived before the time limit is not the feed.
+        handle: (_req: unknown, res: ServerResponse) => {
+          res.socket?.write(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/rss+xml\r\nconnection: close\r\n\r\n' +
+              rssOf(40).slice(0, 3000),
+          );
+        },
+      },
+      'timed out after 1 s',
+    ],
+    [
       'huge',
       {
         handle: (_req: unknown, res: ServerResponse) => {

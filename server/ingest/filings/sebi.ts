@@ -1,7 +1,8 @@
 import type { Market } from '../../../contract/documents';
+import { absoluteUrl } from '../../documents/sanitize';
 import type { IncomingDocument } from '../../documents/store';
 import { FetchError } from '../fetch-error';
-import { absoluteUrl, dedupeKey, textOf } from '../parse-feed';
+import { dedupeKey, textOf } from '../parse-feed';
 import { listAt, nodeAt, parseXml, textAt } from './xml';
 
 /**
