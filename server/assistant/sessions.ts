@@ -260,6 +260,18 @@ export async function beatAnswer(
 }
 
 /**
+ * Makes a session the most recently active (first in a transaction: on PostgreSQL that locks
+ * its row); undefined when it was deleted meanwhile.
+ */
+const touchSession = (trx: Db, id: string, now: number) =>
+  trx
+    .updateTable('assistant_sessions')
+    .set({ updated_at: iso(now) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+
+/**
  * Writes the answer over its waiting message (done, stopped or error) and makes the session
  * the most recently active. Deleted meanwhile: the answer has nowhere to go.
  */
@@ -270,12 +282,7 @@ export async function finishAnswer(
   now: number,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const touched = await trx
-      .updateTable('assistant_sessions')
-      .set({ updated_at: iso(now) })
-      .where('id', '=', session.id)
-      .returningAll()
-      .executeTakeFirst();
+    const touched = await touchSession(trx, session.id, now);
     if (!touched) return;
     await trx
       .updateTable('assistant_messages')
@@ -315,12 +322,7 @@ export async function saveMessage(
   now: number,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
-    const touched = await trx
-      .updateTable('assistant_sessions')
-      .set({ updated_at: iso(now) })
-      .where('id', '=', session.id)
-      .returningAll()
-      .executeTakeFirst();
+    const touched = await touchSession(trx, session.id, now);
     // Deleted while it was answering: the answer has nowhere to go.
     if (!touched) return;
     await trx
