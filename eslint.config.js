@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-plugin-prettier/recommended';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { domainImports } from './lint/domain-imports.js';
 
 /** The architecture's import lines (shared/ARCHITECTURE.md): who may import whom. */
 const layer = (/** @type {string[]} */ forbidden, /** @type {string} */ why) => ({
@@ -12,6 +13,34 @@ const layer = (/** @type {string[]} */ forbidden, /** @type {string} */ why) => 
     { patterns: forbidden.map((dir) => ({ group: [`**/${dir}`, `**/${dir}/**`], message: why })) },
   ],
 });
+
+/**
+ * The folders of server/ in import order, declared once: each imports only folders before it,
+ * and only through their index.ts (lint/domain-imports.js), so the domains form a graph
+ * without cycles. db/ and http/ are core, below every domain; of server/'s own files only the
+ * composition ones import domains. A new folder takes its place after what it imports.
+ */
+const SERVER_DOMAIN_ORDER = [
+  'sync',
+  'auth',
+  'user',
+  'notifications',
+  'health',
+  'telemetry',
+  'storage',
+  'extract',
+  'documents',
+  'ingest',
+  'catalogue',
+  'boards',
+  'search',
+  'content',
+  'sources',
+  'uploads',
+  'demo',
+  'summaries',
+  'assistant',
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report', '.tmp'] },
@@ -54,12 +83,40 @@ export default tseslint.config(
     },
   },
   {
+    // State sits below the features (they read it); it never imports one. Repeats src/'s lines:
+    // a later no-restricted-imports replaces the earlier one for these files.
+    files: ['src/state/**/*.{ts,tsx}'],
+    rules: layer(
+      ['worker', 'server', 'features'],
+      'src/state/ imports contract/, src/lib/ and the workspace client: never a feature, worker/ or server/.',
+    ),
+  },
+  {
     files: ['worker/**/*.ts'],
     rules: layer(['server', 'src'], 'worker/ imports contract/ only; never server/ or src/.'),
   },
   {
     files: ['server/**/*.ts'],
     rules: layer(['worker', 'src'], 'server/ imports contract/ only; never worker/ or src/.'),
+  },
+  {
+    files: ['server/**/*.ts'],
+    plugins: { domains: domainImports },
+    rules: {
+      'domains/server-domains': [
+        'error',
+        {
+          order: SERVER_DOMAIN_ORDER,
+          core: ['db', 'http'],
+          composition: ['app', 'config', 'domains', 'start', 'main'],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    plugins: { domains: domainImports },
+    rules: { 'domains/feature-index': 'error' },
   },
   {
     files: ['contract/**/*.ts'],
@@ -69,8 +126,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod$|zod/|stemmer$|\\./)',
-              message: 'contract/ imports only zod and stemmer (and its own files).',
+              regex: '^(?!zod$|zod/|stemmer$|eventsource-parser/stream$|\\./)',
+              message:
+                'contract/ imports only zod, stemmer and eventsource-parser/stream (and its own files).',
             },
           ],
         },

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -5,6 +6,10 @@ export default defineConfig({
   plugins: [react()],
   define: { __PRODUCT__: JSON.stringify('needl') },
   test: {
+    // Vitest's default for `run` is one worker fewer than the cores: one on 2 cores, every file
+    // in turn. Most files wait on sockets, PostgreSQL and timers more than they compute, and the
+    // projects are independent: two files at once on 2 cores, from any project.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: true,

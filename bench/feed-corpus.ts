@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/schema';
-import { corpusItems, type CorpusSource } from '../server/documents/corpus';
-import { insertDocuments, type IncomingDocument } from '../server/documents/store';
+import { corpusItems, type CorpusSource } from '../server/demo/corpus';
+import { insertDocuments } from '../server/content/store';
+import type { IncomingDocument } from '../server/documents/incoming';
 import { followSource } from '../server/sources/follow';
 import { iso } from '../server/time';
 

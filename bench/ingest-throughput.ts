@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { createAccount } from '../server/auth/accounts';
 import { openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
-import { corpusItems } from '../server/documents/corpus';
+import { corpusItems } from '../server/demo/corpus';
 import { followSource } from '../server/sources/follow';
 import { iso } from '../server/time';
-import { createIngestRunner } from '../server/ingest/runner';
+import { createIngestRunner } from '../server/content/runner';
 
 /**
  * Ingestion throughput, for bench/feed: a real RSS feed of `items` items (the demo corpus's

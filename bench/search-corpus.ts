@@ -1,8 +1,9 @@
 import { createAccount } from '../server/auth/accounts';
 import { createBenchSources } from './feed-corpus';
 import type { Db } from '../server/db/schema';
-import { corpusItems, type CorpusSource } from '../server/documents/corpus';
-import { insertDocuments, type IncomingDocument } from '../server/documents/store';
+import { corpusItems, type CorpusSource } from '../server/demo/corpus';
+import { insertDocuments } from '../server/content/store';
+import type { IncomingDocument } from '../server/documents/incoming';
 import { followSource } from '../server/sources/follow';
 
 /**

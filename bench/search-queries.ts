@@ -1,6 +1,6 @@
 import type { SearchSort } from '../contract/search';
 import type { Db } from '../server/db/schema';
-import { parseKeywordQuery } from '../server/documents/keyword-query';
+import { parseKeywordQuery } from '../contract/keyword-query';
 import type { EngineAnswer, EngineQuery, SearchEngine, SearchScope } from '../server/search/engine';
 
 /**

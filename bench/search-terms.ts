@@ -1,5 +1,5 @@
-import { corpusItems } from '../server/documents/corpus';
-import { wordsOf } from '../server/documents/keyword-query';
+import { corpusItems } from '../server/demo/corpus';
+import { wordsOf } from '../contract/keyword-query';
 import { benchSources } from './search-corpus';
 
 /**

@@ -1,4 +1,4 @@
-import { rngOf, pick, between, type Rng } from '../server/documents/corpus-text';
+import { rngOf, pick, between, type Rng } from '../server/demo/corpus-text';
 import { splitSentences } from '../server/assistant/sentences';
 import { contentWords } from '../server/assistant/words';
 

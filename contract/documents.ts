@@ -191,6 +191,45 @@ export type ReadList = z.infer<typeof ReadList>;
 
 export const ReadOne = z.object({ deeplink: z.string(), status: ReadState });
 
+/**
+ * "Mark all read" marks at most this many documents in one request, newest first; `has_more`
+ * says more remain (a second request marks the next ones).
+ */
+export const MARK_ALL_READ_LIMIT = 5000;
+
+/**
+ * POST /boards/{id}/read-all (not shown in the spec; designed here): marks read, for the caller
+ * only, the feed's documents dated at or before `before` (unix seconds: the moment the user
+ * asked, so a document that arrives later stays unread), within `tab` and `source` when given,
+ * that are unread; at most MARK_ALL_READ_LIMIT, newest first.
+ */
+export const MarkAllReadBody = z
+  .object({
+    before: z.number().int().min(0).max(99_999_999_999),
+    tab: FeedTabKey.nullable().optional(),
+    source: id('source').nullable().optional(),
+  })
+  .strict();
+export type MarkAllReadBody = z.infer<typeof MarkAllReadBody>;
+/** The documents this request marked (exactly those that were unread): what an undo restores. */
+export const MarkAllReadResult = z.object({
+  deeplinks: z.array(z.string()),
+  has_more: z.boolean(),
+});
+export type MarkAllReadResult = z.infer<typeof MarkAllReadResult>;
+
+/** POST /doc/read_status/unread: the undo of a mark-all-read, in one request (designed here). */
+export const MarkUnreadBody = z
+  .object({
+    deeplinks: z
+      .array(id('deeplinks[]'))
+      .min(1, { message: 'deeplinks must not be empty' })
+      .max(MARK_ALL_READ_LIMIT, {
+        message: `deeplinks holds at most ${MARK_ALL_READ_LIMIT} documents`,
+      }),
+  })
+  .strict();
+
 /** The change-feed entity for read state: one per document whose state changed. */
 export const ReadChange = z.object({ deeplink: z.string(), read: z.boolean() });
 
@@ -224,6 +263,24 @@ export const documents = defineDomain({
       status: 200,
       summary: "The user's read documents, by cursor",
     }),
+    markAllRead: endpoint({
+      method: 'post',
+      path: '/boards/{id}/read-all',
+      auth: true,
+      body: MarkAllReadBody,
+      response: MarkAllReadResult,
+      status: 200,
+      summary: "Mark a feed's documents read, up to a moment (at most 5000, newest first)",
+    }),
+    markUnread: endpoint({
+      method: 'post',
+      path: '/doc/read_status/unread',
+      auth: true,
+      body: MarkUnreadBody,
+      response: ReadStatusResult,
+      status: 200,
+      summary: 'Mark documents unread again (the undo of mark all read; up to 5000)',
+    }),
     readOne: endpoint({
       method: 'get',
       path: '/doc/read_Status/{id}',
@@ -238,6 +295,20 @@ export const documents = defineDomain({
     'doc.get': op(z.object({ source: id('source'), deeplink: id('deeplink') }), DocumentDetail),
     /** Optimistic through the outbox; every tab sees the new state at once. */
     'doc.setRead': op(ReadStatusBody, z.void()),
+    /**
+     * Mark a feed (a tab, a source of it) all read: optimistic in the mirror, one request. The
+     * answer names the documents marked; while offline, those the mirror held unread.
+     */
+    'doc.markAllRead': op(
+      MarkAllReadBody.extend({
+        board: id('board'),
+        /** The tab's id for this request: the offline answer is found by it. */
+        mark_id: id('mark_id').optional(),
+      }),
+      MarkAllReadResult,
+    ),
+    /** Undo a mark-all-read: exactly the documents it marked, unread again, in one request. */
+    'doc.markUnread': op(MarkUnreadBody, z.void()),
     /** Which of these documents are read (from the mirror). */
     'doc.readState': op(
       z.object({ deeplinks: z.array(z.string()).max(500) }),

@@ -4,6 +4,7 @@ import { auth } from './auth';
 import { boards } from './boards';
 import type { DomainContract } from './define';
 import { documents } from './documents';
+import { extract } from './extract';
 import { health } from './health';
 import { notifications } from './notifications';
 import { search } from './search';
@@ -11,6 +12,7 @@ import { sources } from './sources';
 import { sync } from './sync';
 import { tabs } from './tabs';
 import { telemetry } from './telemetry';
+import { uploads } from './uploads';
 import { user } from './user';
 
 /**
@@ -31,6 +33,8 @@ export const domains = {
   boards,
   search,
   assistant,
+  uploads,
+  extract,
 } as const;
 
 type Domain = (typeof domains)[keyof typeof domains];

@@ -46,6 +46,8 @@ const OverlayWidths = z
 export const Preferences = z.object({
   nav_state: NavState.nullable(),
   overlay_widths: OverlayWidths,
+  /** Opening a document marks it read (absent: yes). The reader's own setting (issue 18). */
+  open_marks_read: z.boolean().optional(),
 });
 export type Preferences = z.infer<typeof Preferences>;
 
@@ -53,6 +55,7 @@ export const PreferencesPatch = z
   .object({
     nav_state: NavState.nullable().optional(),
     overlay_widths: OverlayWidths.optional(),
+    open_marks_read: z.boolean().optional(),
   })
   .strict();
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
@@ -63,10 +66,15 @@ export const EMPTY_PREFERENCES: Preferences = { nav_state: null, overlay_widths:
  * The preferences merge, the one rule for server, worker and change feed: absent fields stay,
  * overlay widths merge per overlay type.
  */
-export const mergePreferences = (base: Preferences, patch: PreferencesPatch): Preferences => ({
-  nav_state: patch.nav_state === undefined ? base.nav_state : patch.nav_state,
-  overlay_widths: { ...base.overlay_widths, ...patch.overlay_widths },
-});
+export const mergePreferences = (base: Preferences, patch: PreferencesPatch): Preferences => {
+  const merged: Preferences = {
+    nav_state: patch.nav_state === undefined ? base.nav_state : patch.nav_state,
+    overlay_widths: { ...base.overlay_widths, ...patch.overlay_widths },
+  };
+  const openMarksRead = patch.open_marks_read ?? base.open_marks_read;
+  if (openMarksRead !== undefined) merged.open_marks_read = openMarksRead;
+  return merged;
+};
 
 export const OrgRole = z.enum(['owner', 'admin', 'member']);
 

@@ -54,7 +54,7 @@ test('a new user asks about the demo documents, opens a citation, searches, then
   await expect(page.getByText('No conversations yet')).toBeVisible();
 
   await test.step('ask the web (a new user follows nothing; the demo documents are public)', async () => {
-    const web = page.getByRole('switch', { name: 'Web search' });
+    const web = page.getByRole('switch', { name: 'Public corpus' });
     await web.check();
     // The chat state is the worker's: after a reload the switch shows what it kept (and the
     // question below cannot leave before the page has read it).

@@ -4,10 +4,11 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../contract/common';
-import { resolveAuth } from './auth/resolve';
+import { resolveAuth } from './auth';
 import type { AppDeps, AppEnv } from './context';
 import { serverDomains } from './domains';
 import { ApiError, validationError } from './errors';
+import { TRANSFER_PREFIX } from './uploads';
 import { earlyAnswers } from './http/early-answer';
 import { refuseUnstorableText } from './http/unstorable-text';
 import { idempotency } from './idempotency';
@@ -81,16 +82,17 @@ export const createApp = (deps: AppDeps) => {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json<ErrorBody>(
-          { error: 'bad_request', message: 'request body is too large (limit 1 MiB)' },
-          413,
-        ),
-    }),
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      c.json<ErrorBody>(
+        { error: 'bad_request', message: 'request body is too large (limit 1 MiB)' },
+        413,
+      ),
+  });
+  // Uploaded files stream to storage under their own limit (uploads/transfer.ts).
+  app.use('/api/*', (c, next) =>
+    c.req.path.startsWith(TRANSFER_PREFIX) ? next() : limitBody(c, next),
   );
   // Text PostgreSQL cannot store (U+0000, unpaired surrogates): 400 naming where, before any
   // guard, idempotency record or route sees it (http/unstorable-text.ts).

@@ -2,6 +2,8 @@ import { DEFAULT_PRODUCT } from '../contract/constants';
 import type { LlmConfig } from './context';
 import { DEFAULT_USER_LIMITS, type UserLimits } from './http/user-limits';
 import { defaultMailFrom } from './mailer';
+import { readStorageSettings, type StorageSettings } from './storage';
+import { readUploadSettings, type UploadSettings } from './uploads';
 
 /** What `npm start` reads from the environment (see README). */
 export type Config = {
@@ -17,7 +19,7 @@ export type Config = {
   publicUrl?: string;
   /** Client addresses (for sign-in throttling) from x-forwarded-for: behind a proxy only. */
   trustProxy: boolean;
-  /** The ingestion runner (server/ingest/runner.ts). */
+  /** The ingestion runner (server/content/runner.ts). */
   ingest: {
     /** FETCH_ALLOW_PRIVATE=1: outbound fetches may reach private and loopback addresses. */
     allowPrivate: boolean;
@@ -33,6 +35,10 @@ export type Config = {
   llm?: LlmConfig;
   /** LIMIT_*: per-user limits (server/http/user-limits.ts). */
   userLimits: UserLimits;
+  /** STORAGE_URL, S3_BUCKET + AWS_*: uploaded files (server/storage); DATA_DIR/files by default. */
+  storage: StorageSettings;
+  /** UPLOAD_*, PLAN_FREE_*, CUSTOMER_PORTAL_URL (server/uploads/settings.ts). */
+  uploads: UploadSettings;
 };
 
 type Env = Record<string, string | undefined>;
@@ -132,5 +138,7 @@ export const readConfig = (env: Env = process.env): Config => {
     },
     llm: llm(env),
     userLimits: userLimits(env),
+    storage: readStorageSettings(env, text(env, 'DATA_DIR') ?? './data'),
+    uploads: readUploadSettings(env),
   };
 };

@@ -4,6 +4,8 @@ import type { User } from '../contract/auth';
 import type { Database, Db, DialectName } from './db/schema';
 import type { UserLimits } from './http/user-limits';
 import type { Mailer } from './mailer';
+import type { FileStorage } from './storage';
+import type { UploadSettings } from './uploads';
 
 /** Counters the bench and the tests read (see start.ts). */
 export type ServerMetrics = {
@@ -68,6 +70,12 @@ export type AppDeps = {
   llm?: LlmConfig;
   /** Per-user limits (http/user-limits.ts); DEFAULT_USER_LIMITS where unset. */
   userLimits?: Partial<UserLimits>;
+  /** Uploaded files (server/storage); without it the upload routes answer 500. */
+  storage?: FileStorage;
+  /** Upload limits and plans (uploads/settings.ts); the defaults where unset. */
+  uploads?: Partial<UploadSettings>;
+  /** The upload processing runner, woken when files are queued (set by start.ts). */
+  uploadRunner?: { kick(): void };
 };
 
 /** The caller, when the `token` header holds a live id token. */

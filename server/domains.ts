@@ -1,14 +1,17 @@
 import { assistantDomain } from './assistant';
 import { authDomain } from './auth';
 import { boardsDomain } from './boards';
+import { seedDocuments } from './demo';
 import { documentsDomain } from './documents';
 import type { ServerDomain } from './domain';
 import { healthDomain } from './health';
 import { notificationsDomain } from './notifications';
 import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
+import { summariesDomain } from './summaries';
 import { syncDomain } from './sync';
 import { telemetryDomain } from './telemetry';
+import { uploadsDomain } from './uploads';
 import { userDomain } from './user';
 
 /**
@@ -26,9 +29,16 @@ export const serverDomains: readonly ServerDomain[] = [
   // Content: sources before documents (a document fans out to its source's followers), boards
   // last (a feed is built over the documents).
   sourcesDomain,
-  documentsDomain,
+  // The demo corpus (server/demo/) is the documents domain's seed; it writes through the
+  // pipeline (server/content/), above documents, so it is attached here.
+  { ...documentsDomain, seed: seedDocuments },
   boardsDomain,
   searchDomain,
   // Answers from the documents, searched (after content and search).
   assistantDomain,
+  // Uploaded files into documents (after content and search; its guard answers GET /doc
+  // share variants ahead of the documents route).
+  uploadsDomain,
+  // Tables and summaries of uploaded documents (after uploads: its tables and files).
+  summariesDomain,
 ];

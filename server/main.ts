@@ -1,5 +1,7 @@
+// First: V8's settings, before any other module is loaded.
+import './heap-flags';
 import { readConfig } from './config';
-import { DEMO_ACCOUNT } from './auth/seed';
+import { DEMO_ACCOUNT } from './auth';
 import { startServer } from './start';
 
 /** `npm start`: configuration from the environment, then serve until SIGINT/SIGTERM. */

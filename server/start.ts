@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { DEFAULT_PRODUCT } from '../contract/constants';
@@ -9,11 +11,13 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { serverDomains } from './domains';
 import type { UserLimits } from './http/user-limits';
-import { userAgentFor } from './ingest/fetch';
-import { createIngestRunner } from './ingest/runner';
+import { userAgentFor } from './ingest';
+import { createIngestRunner } from './content';
 import { createMailer, defaultMailFrom, type MailLog } from './mailer';
 import { runMaintenance } from './maintenance';
 import { seedDemoWorkspace } from './seed';
+import { createStorage, type FileStorage, type StorageSettings } from './storage';
+import { createUploadRunner, uploadSettingsOf, type UploadSettings } from './uploads';
 
 export type { MailLog } from './mailer';
 export type { ChangeRetention, ServerMetrics } from './context';
@@ -52,6 +56,14 @@ export type StartOptions = {
    * FETCH_ALLOW_PRIVATE=1. `presetBaseUrl` (PRESET_BASE_URL) reads filings presets from
    * `${presetBaseUrl}/${key}` instead of their public feeds.
    */
+  /**
+   * Where uploaded files live (server/storage): settings or a storage; the local disk under
+   * `<dataDir>/files` by default (a temporary directory when there is no data directory).
+   */
+  storage?: StorageSettings | FileStorage;
+  /** Upload limits, plans and the processing runner (uploads/settings.ts); `uploadJobs: false` leaves the runner idle. */
+  uploads?: Partial<UploadSettings>;
+  uploadJobs?: false;
   ingest?:
     | false
     | {
@@ -76,6 +88,8 @@ export type RunningServer = {
   runMaintenance(): Promise<void>;
   /** Ingestion: `runDue()` runs every due job now and answers how many ran. */
   ingest: { runDue(): Promise<number> };
+  /** Upload processing: `runDue()` processes every queued file now. */
+  uploads: { runDue(): Promise<number> };
   /** Stops listening, lets requests in flight finish (5 s at most), closes the database. */
   close(): Promise<void>;
 };
@@ -126,7 +140,17 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     changeRetention: opts.changeRetention,
     llm: opts.llm,
     userLimits: opts.userLimits,
+    uploads: opts.uploads,
   };
+  const filesTemp =
+    opts.storage === undefined && dataDir === undefined
+      ? mkdtempSync(join(tmpdir(), 'needl-files-'))
+      : null;
+  const storage: FileStorage =
+    opts.storage && 'put' in opts.storage
+      ? opts.storage
+      : createStorage(opts.storage ?? { kind: 'local', dir: filesTemp ?? join(dataDir!, 'files') });
+  deps.storage = storage;
   const maintain = () => runMaintenance(deps);
 
   try {
@@ -194,6 +218,17 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     },
   });
   if (opts.ingest !== false) ingest.start();
+  const uploadRunner = createUploadRunner({
+    db,
+    dialect,
+    storage,
+    product,
+    now,
+    log,
+    ...uploadSettingsOf(opts.uploads).runner,
+  });
+  deps.uploadRunner = uploadRunner;
+  if (opts.uploadJobs !== false) uploadRunner.start();
 
   const purge = setInterval(() => {
     maintain().catch((err: unknown) => log(`maintenance failed: ${String(err)}`));
@@ -205,6 +240,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     (closing ??= (async () => {
       clearInterval(purge);
       await ingest.stop();
+      await uploadRunner.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
@@ -216,6 +252,8 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
       });
       mailer.close();
       await db.destroy();
+      await storage.close();
+      if (filesTemp) rmSync(filesTemp, { recursive: true, force: true });
     })());
 
   return {
@@ -225,6 +263,7 @@ export const startServer = async (opts: StartOptions = {}): Promise<RunningServe
     mail,
     runMaintenance: maintain,
     ingest: { runDue: ingest.runDue },
+    uploads: { runDue: uploadRunner.runDue },
     close,
   };
 };

@@ -8,6 +8,7 @@ import { UserFacingError } from './lib/user-message';
 import { ErrorScreen } from './screens/error-screen';
 import { detectAdblocker } from './shell/adblock';
 import { PageLoading } from './shell/lazy-page';
+import { registerServiceWorker } from './shell/service-worker';
 import { connectBrowserWorkspace } from './workspace-client';
 import './styles.css';
 
@@ -17,6 +18,7 @@ if (!container) throw new Error('index.html has no #root element to render the a
 const root = createRoot(container);
 root.render(<PageLoading />);
 
+registerServiceWorker();
 const reload = () => window.location.reload();
 const START_TIMEOUT_MS = 20_000;
 

@@ -21,3 +21,8 @@ export function useShell(): ShellServices {
   if (!services) throw new Error('useShell: no WorkspaceProvider above this component');
   return services;
 }
+
+/** The shell's services when a provider is above (a component that also renders alone in tests). */
+export function useShellIfAny(): ShellServices | null {
+  return useContext(ShellContext);
+}

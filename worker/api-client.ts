@@ -14,7 +14,7 @@ import {
   type EndpointResponse,
 } from '../contract/endpoints';
 import type { Variant } from '../contract/worker-api';
-import { abortError, ApiError, isAbortError, messageOf } from './api-errors';
+import { abortError, ApiError, isAbortError, messageOf, rateLimited } from './api-errors';
 import { resolveRequest, type ApiRequest } from './api-request';
 import {
   DEFAULT_VARIANT,
@@ -300,6 +300,7 @@ const errorFrom = (label: string, response: ResponseLike, body: unknown) => {
     const { error, message, issues } = parsed.data;
     return new ApiError(status, error, message, issues, retryAfterMs(response));
   }
+  if (status === 429) return rateLimited(retryAfterMs(response));
   const text = typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : '';
   return new ApiError(status, 'http_error', `${label} failed with HTTP ${status}${text}`);
 };

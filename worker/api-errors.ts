@@ -51,3 +51,34 @@ export const messageOf = (error: unknown) =>
  */
 export const sessionChanged = (what: string, why = 'the session changed while it loaded') =>
   new ApiError(401, 'session_changed', `${what}: ${why}`);
+
+/** A wait in words, as the server words its own ("1 second", "45 seconds", "2 minutes"). */
+export const waitInWords = (ms: number): string => {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+};
+
+/**
+ * A 429 that came without a message of the server's (a proxy's or a gateway's answer): the
+ * spec has no text for it (000 §8), so a sentence a user reads, with the wait the answer asked
+ * for when it gave one; never "HTTP 429". Code `rate_limited`, as the server's own refusals.
+ */
+export const rateLimited = (retryAfterMs?: number) =>
+  new ApiError(
+    429,
+    'rate_limited',
+    retryAfterMs
+      ? `Too many requests right now. Try again in ${waitInWords(retryAfterMs)}.`
+      : 'Too many requests right now. Try again in a moment.',
+    undefined,
+    retryAfterMs,
+  );
+
+export const isRateLimited = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 429;
+
+/** What the worker tells the tabs when the server asks it to send a saved change later. */
+export const changeDelayedMessage = (waitMs: number) =>
+  `Too many changes at once: yours is saved and will be sent again in ${waitInWords(waitMs)}.`;

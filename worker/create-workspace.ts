@@ -3,6 +3,7 @@ import { AUTH_POLL_MS } from '../contract/constants';
 import type { OpInput, OpName, OpOutput, WorkspaceApi } from '../contract/worker-api';
 import { createApiClient, messageOf } from './api-client';
 import { createAuthPoll } from './auth-poll';
+import { createConnectivity } from './connectivity';
 import { createAuthRelay, installErrorTransfer, later } from './create-workspace-parts';
 import { createLiveSync } from './live';
 import type { WorkspaceDeps } from './deps';
@@ -62,7 +63,6 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     background.add(tracked);
   };
   let closed = false;
-  let reachable = true;
   const ports = new Set<Comlink.Endpoint>();
 
   // 1. The registry, and the mirror it declares.
@@ -173,14 +173,36 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     signal: signal.current,
     track,
     warn,
+    lost: () => connectivity.check(),
   });
   const liveOn = options.live ?? true;
+
+  // Whether the server is reachable: one state for every tab; its return acted on at once.
+  const connectivity = createConnectivity({
+    clock: deps.clock,
+    probe: async (probeSignal) => {
+      const response = await deps.fetch(`${deps.baseUrl}/health`, {
+        method: 'GET',
+        headers: {},
+        signal: probeSignal,
+      });
+      return response.status >= 200 && response.status < 300;
+    },
+    changed: (online) => {
+      tabs.broadcast({ type: 'online', online });
+      if (!online || closed) return;
+      outbox.networkBack();
+      if (!live.now() && session.token()) track(sync.pull());
+    },
+    track,
+  });
 
   // 4. The calls back up, now that their targets exist.
   const pollUpdate = () => {
     const active = !closed && session.token() !== null && tabs.anyVisible();
     poll.update(active);
     live.update(liveOn && active);
+    connectivity.update(tabs.anyVisible());
   };
   tabsChanged.set(pollUpdate);
   onSessionChanged.set(() => {
@@ -197,10 +219,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     track(session.flushLogs());
   });
   reached.set((now) => {
-    if (now !== reachable) {
-      reachable = now;
-      tabs.broadcast({ type: 'online', online: now });
-    }
+    connectivity.reached(now);
     // Any answer from the server: what waited for the network goes now.
     if (now && !closed) outbox.networkBack();
   });
@@ -215,7 +234,9 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     }),
   );
   const stopOnline = deps.network?.onOnline(() => {
-    if (!closed) outbox.networkBack();
+    if (closed) return;
+    outbox.networkBack();
+    connectivity.check();
   });
 
   // 6. The ops tabs call.
@@ -251,7 +272,15 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
   const apiFor = (conn: Connection): WorkspaceApi => ({
     call: <K extends OpName>(op: K, input: OpInput<K>) =>
       dispatch(conn, op, input) as Promise<OpOutput<K>>,
-    subscribe: async (listener) => tabs.subscribe(conn, listener),
+    subscribe: async (listener) => {
+      tabs.subscribe(conn, listener);
+      // A tab that opens while the server is unreachable hears so at once, not at the next move.
+      if (!connectivity.online()) tabs.send(conn, { type: 'online', online: false });
+      void outbox.pending().then(
+        (pending) => void (pending > 0 && tabs.send(conn, { type: 'outbox', pending })),
+        () => {},
+      );
+    },
   });
 
   return {
@@ -276,6 +305,7 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
       signal.close();
       poll.stop();
       live.stop();
+      connectivity.stop();
       outbox.close();
       tabs.close();
       session.close();

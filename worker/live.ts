@@ -1,3 +1,4 @@
+import { eventJson, readEventStream } from '../contract/event-stream';
 import { LIVE_FALLBACK_PULL_MS, LiveEvent, SYNC_LIVE_PATH } from '../contract/sync';
 import { ApiError, isAbortError, messageOf, type ApiClient } from './api-client';
 import type { Clock, TimerId } from './deps';
@@ -7,6 +8,8 @@ export type LiveSync = {
   update(active: boolean): void;
   /** Whether the live connection is up now. */
   connected(): boolean;
+  /** The server is back: connect at once if the connection is wanted and down (true if so). */
+  now(): boolean;
   stop(): void;
 };
 
@@ -20,7 +23,8 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * comes at once, so a reconnect also pulls what was missed. A dropped connection is retried
  * 1 s later, doubling to 30 s (back to 1 s once an event arrives), or after the server's
  * Retry-After when it refused (429) and asked for longer; while it is down, the change feed is
- * pulled every 15 s instead.
+ * pulled every 15 s instead. When the worker sees the server come back (worker/connectivity.ts)
+ * `now()` connects at once, whatever the wait; a connection that ends on its own is `lost`.
  */
 export function createLiveSync(deps: {
   client: ApiClient;
@@ -31,6 +35,8 @@ export function createLiveSync(deps: {
   signal: () => AbortSignal;
   track: (work: Promise<unknown>) => void;
   warn: (message: string) => void;
+  /** A connection that was up ended without being dropped here: the server may be gone. */
+  lost?: () => void;
 }): LiveSync {
   let active = false;
   let up = false;
@@ -76,40 +82,12 @@ export function createLiveSync(deps: {
     }, wait);
   };
 
-  const onEvent = (data: string) => {
-    const parsed = LiveEvent.safeParse(safeJson(data));
-    if (!parsed.success) return;
-    retryMs = LIVE_RETRY_START_MS;
-    pull();
-  };
-
+  /** Every event of the stream that is a LiveEvent means the change sequence moved. */
   const read = async (body: ReadableStream<Uint8Array>, stop: AbortSignal) => {
-    const reader = body.getReader();
-    const cancel = () => void reader.cancel().catch(() => {});
-    stop.addEventListener('abort', cancel, { once: true });
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let data: string[] = [];
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done || stop.aborted) return;
-        buffer += decoder.decode(value, { stream: true });
-        let newline: number;
-        while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
-          if (line === '') {
-            if (data.length) onEvent(data.join('\n'));
-            data = [];
-          } else if (line.startsWith('data:')) {
-            data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-          }
-          // Comments (": heartbeat") and other fields carry nothing the worker uses.
-        }
-      }
-    } finally {
-      stop.removeEventListener('abort', cancel);
+    for await (const { data } of readEventStream(body, { signal: stop })) {
+      if (!LiveEvent.safeParse(eventJson(data)).success) continue;
+      retryMs = LIVE_RETRY_START_MS;
+      pull();
     }
   };
 
@@ -137,10 +115,12 @@ export function createLiveSync(deps: {
         up = true;
         fallback = clear(fallback);
         await read(response.body, own.signal);
+        if (!own.signal.aborted) deps.lost?.();
       } catch (error) {
         if (!own.signal.aborted && !isAbortError(error)) {
           deps.warn(`live: the connection failed: ${messageOf(error)}`);
           if (error instanceof ApiError && error.retryAfterMs) told = error.retryAfterMs;
+          if (up) deps.lost?.();
         }
       } finally {
         session.removeEventListener('abort', stopOnSessionEnd);
@@ -173,17 +153,17 @@ export function createLiveSync(deps: {
       } else drop();
     },
     connected: () => up,
+    now() {
+      if (!active || controller) return false;
+      reconnect = clear(reconnect);
+      retryMs = LIVE_RETRY_START_MS;
+      told = 0;
+      connect();
+      return true;
+    },
     stop() {
       active = false;
       drop();
     },
   };
 }
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};

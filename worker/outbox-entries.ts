@@ -1,6 +1,7 @@
 import type { OutboxEntry } from '../contract/sync';
 import type { Variant } from '../contract/tabs';
 import { ApiError, isNetworkError, messageOf } from './api-client';
+import { isRateLimited } from './api-errors';
 import type { PatchItem } from './mirror';
 
 /**
@@ -22,10 +23,19 @@ export type StoredEntry = OutboxEntry & {
   backoff_ms: number;
   /** Its last attempt never reached the server: the network's return makes it due at once. */
   offline: boolean;
+  /** Its last attempt was answered 429: the server asked for it later (the tabs were told). */
+  rate_limited?: boolean;
 };
 
 export const BACKOFF_START_MS = 5_000;
 export const BACKOFF_MAX_MS = 300_000;
+/**
+ * The longest a 429's Retry-After is waited for (the server's longest window is an hour); a
+ * 429 without one waits as any failure does.
+ */
+export const RETRY_AFTER_MAX_MS = 3_600_000;
+/** The shortest: a Retry-After of 0 is not an invitation to send again at once. */
+export const RETRY_AFTER_MIN_MS = 1_000;
 /** A server that keeps failing (5xx) the same entry this often has rejected it. */
 export const MAX_ATTEMPTS = 8;
 
@@ -55,27 +65,49 @@ export const isDue = (entry: StoredEntry, now: number, reason: DrainReason) =>
   (entry.next_attempt ?? 0) <= now ||
   (Boolean(reason.networkBack) && entry.offline === true);
 
-/** The entry after a failed attempt: waits 5 s, then twice as long each time, up to 300 s. */
+/**
+ * How long a 429 asks the entry to wait: its Retry-After, kept within 1 s and an hour; null
+ * when it gave none (the entry then backs off as after any failure).
+ */
+export const retryAfterOf = (error: unknown): number | null =>
+  isRateLimited(error) && error.retryAfterMs !== undefined
+    ? Math.min(Math.max(error.retryAfterMs, RETRY_AFTER_MIN_MS), RETRY_AFTER_MAX_MS)
+    : null;
+
+/**
+ * The entry after a failed attempt: waits 5 s, then twice as long each time, up to 300 s; or,
+ * answered 429 with a Retry-After, as long as the server asked (retryAfterOf), its backoff
+ * left as it was (the server said when, so the wait does not grow).
+ */
 export function backedOff(entry: StoredEntry, error: unknown, now: number): StoredEntry {
-  const backoff = entry.backoff_ms
-    ? Math.min(entry.backoff_ms * 2, BACKOFF_MAX_MS)
-    : BACKOFF_START_MS;
+  const told = retryAfterOf(error);
+  const backoff =
+    told !== null
+      ? (entry.backoff_ms ?? 0)
+      : entry.backoff_ms
+        ? Math.min(entry.backoff_ms * 2, BACKOFF_MAX_MS)
+        : BACKOFF_START_MS;
   return {
     ...entry,
     last_error: messageOf(error),
     backoff_ms: backoff,
-    next_attempt: now + backoff,
+    next_attempt: now + (told ?? backoff),
     offline: isNetworkError(error),
+    rate_limited: isRateLimited(error),
   };
 }
 
-/** 4xx other than 401/403: the server looked at the mutation and said no. */
+/**
+ * 4xx other than 401/403 and 429: the server looked at the mutation and said no. A 429 is not
+ * a no but "not now": the entry is kept and sent again when the server said (backedOff).
+ */
 export const isRejection = (error: unknown) =>
   error instanceof ApiError &&
   error.status >= 400 &&
   error.status < 500 &&
   error.status !== 401 &&
-  error.status !== 403;
+  error.status !== 403 &&
+  error.status !== 429;
 
 export const isServerError = (error: unknown) => error instanceof ApiError && error.status >= 500;
 

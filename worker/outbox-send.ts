@@ -1,5 +1,6 @@
 import type { WorkerEvent } from '../contract/worker-api';
 import { messageOf, type ApiClient } from './api-client';
+import { changeDelayedMessage } from './api-errors';
 import type { Clock } from './deps';
 import type { Changes, Mirror, PatchItem } from './mirror';
 import { sendMutation } from './mutations';
@@ -93,8 +94,14 @@ export function createEntrySender(deps: {
         await rollBack(entry, error, owner);
         return 'rejected';
       }
-      const later = backedOff(attempt, error, deps.clock.now());
+      const now = deps.clock.now();
+      const later = backedOff(attempt, error, now);
       await mirror.write([{ store: 'outbox', key: entry.id, value: later }]);
+      // Told once per run of refusals: the change is kept, and when it goes.
+      if (later.rate_limited && !entry.rate_limited) {
+        const message = changeDelayedMessage(later.next_attempt - now);
+        deps.emit({ type: 'toast', kind: 'blank', message });
+      }
       return 'failed';
     }
     await mirror.write([{ store: 'outbox', key: entry.id }]);

@@ -31,7 +31,7 @@ export const OUTBOX_LOCK_PREFIX = 'outbox';
  * (mutation.orderKey) go one at a time, oldest first; groups are independent, so one entry
  * backing off (5 s doubling to 300 s, kept on the entry) never holds back another group. The
  * server's answer confirms an entry (removed, answer stored) or rejects it (mirror rolled back,
- * toast). A failed entry is sent again when its backoff ends, when the network returns (any
+ * toast); a 429 is "later", not "no": the entry waits for its Retry-After (outbox-entries.ts). A failed entry is sent again when its backoff ends, when the network returns (any
  * answer from the server, or a tab saying it is online) if it failed offline, or on
  * 'outbox.drain'. The key is reused by every attempt and every worker instance, so the server
  * applies each entry exactly once.

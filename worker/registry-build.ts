@@ -9,12 +9,14 @@ import type {
   StoreWatcher,
   WorkerDomain,
 } from './registry';
+import { bindDomainState } from './registry-runtime';
 
 /**
  * The registry: every worker domain merged into the tables the core runs on. The mirror opens
  * `specs`, sign-out wipes `userStores`, dispatch validates with `ops` and answers with `reads`
  * or the outbox's `mutations`, and the change-feed pull applies `changes`. Two domains naming
- * the same store, op or change entity, or an op no part answers, fail here, at start.
+ * the same store, op or change entity, or an op no part answers, fail here, at start. A registry
+ * is made per workspace: its domains are bound to the workspace's own state.
  */
 export type Registry = {
   domains: readonly WorkerDomain[];
@@ -42,8 +44,9 @@ export type RegisteredMutation = {
  */
 export function createRegistry(
   core: readonly DomainContract[],
-  domains: readonly WorkerDomain[],
+  declared: readonly WorkerDomain[],
 ): Registry {
+  const domains = declared.map(bindDomainState);
   const registry: Registry = {
     domains,
     specs: { ...CORE_STORES },
@@ -105,7 +108,36 @@ export function createRegistry(
       registry.watchers.set(store, [...(registry.watchers.get(store) ?? []), watcher]);
     }
   }
+  for (const domain of domains) addFollows(registry, domain);
   return registry;
+}
+
+/**
+ * A domain's follows of other domains: watchers of their stores, and appliers run after the
+ * owner's applier of their change entities.
+ */
+function addFollows(registry: Registry, domain: WorkerDomain) {
+  const by = `domain "${domain.contract.name}"`;
+  for (const [store, watcher] of Object.entries(domain.follows.stores)) {
+    if (!registry.domainStores.includes(store) || Object.hasOwn(domain.stores, store)) {
+      throw new Error(`worker registry: ${by} follows "${store}", not another domain's store`);
+    }
+    registry.watchers.set(store, [...(registry.watchers.get(store) ?? []), watcher]);
+  }
+  for (const [entity, follow] of Object.entries(domain.follows.changes)) {
+    const owned = registry.changes.get(entity);
+    if (!owned || Object.hasOwn(domain.contract.changes, entity)) {
+      throw new Error(`worker registry: ${by} follows "${entity}", not another domain's change`);
+    }
+    const first = owned.apply;
+    registry.changes.set(entity, {
+      schema: owned.schema,
+      async apply(change, tx) {
+        await first(change, tx);
+        await follow(change, tx);
+      },
+    });
+  }
 }
 
 function addStores(

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { DomainContract, EndpointDef, OpDef } from '../contract/define';
+import type { ChangeEntity, changeSchemas, StoreName } from '../contract/domains';
 import type { Variant, WorkerEvent } from '../contract/worker-api';
 import type { ApiClient } from './api-client';
 import type { Clock } from './deps';
@@ -47,9 +48,18 @@ export type DomainContext<S extends string = string> = {
   claimAnalytics(): Promise<boolean>;
 };
 
+/**
+ * What a domain's own code is handed: the context, and the domain's state in this workspace
+ * (`state(ctx)` of its parts, made once per workspace when first needed).
+ */
+export type DomainCtx<S extends string = string, St = unknown> = unknown extends St
+  ? // The core's view (the state erased): the registry adds the state (registry-runtime.ts).
+    DomainContext<S>
+  : DomainContext<S> & { readonly state: St };
+
 /** An op answered by the domain (a read, or anything that is not an outbox mutation). */
-export type OpHandler<S extends string, I, O> = (
-  ctx: DomainContext<S>,
+export type OpHandler<S extends string, I, O, St = unknown> = (
+  ctx: DomainCtx<S, St>,
   input: I,
   conn: Connection,
 ) => Promise<O> | O;
@@ -59,7 +69,14 @@ export type OpHandler<S extends string, I, O> = (
  * input as its body, then confirmed (the server's answer written) or rolled back (the mirror
  * records the optimistic writes replaced are put back).
  */
-export type Mutation<S extends string, I, O, E extends string = string> = {
+export type Mutation<
+  S extends string,
+  I,
+  O,
+  E extends string = string,
+  R = unknown,
+  St = unknown,
+> = {
   /** An endpoint of the domain's contract. */
   endpoint: E;
   /** The `{name}` segments of the endpoint's path, from the input (`/boards/{id}`). */
@@ -73,15 +90,15 @@ export type Mutation<S extends string, I, O, E extends string = string> = {
    */
   orderKey?(input: I): string | null;
   /** Whether the call goes to the outbox at all (false: it is dropped, answering undefined). */
-  admit?(ctx: DomainContext<S>): Promise<boolean> | boolean;
+  admit?(ctx: DomainCtx<S, St>): Promise<boolean> | boolean;
   /** Mirror writes that show the change at once. */
-  optimistic?(ctx: DomainContext<S>, input: I): Promise<PatchItem<S>[]> | PatchItem<S>[];
+  optimistic?(ctx: DomainCtx<S, St>, input: I): Promise<PatchItem<S>[]> | PatchItem<S>[];
   /** The server confirmed: the mirror writes of its answer (parsed with the endpoint's schema). */
-  confirm?(input: I, result: unknown): PatchItem<S>[];
+  confirm?(input: I, result: R): PatchItem<S>[];
   /** The op's output once confirmed (undefined when absent). */
-  output?(result: unknown): O;
+  output?(result: R): O;
   /** The op's output while the send waits for the network (the optimistic view). */
-  deferred?(ctx: DomainContext<S>, input: I): Promise<O> | O;
+  deferred?(ctx: DomainCtx<S, St>, input: I): Promise<O> | O;
 };
 
 /** What the change-feed pull gives an entity's applier: the record's id and its new data. */
@@ -91,7 +108,7 @@ export type EntityChange<T> = { op: 'upsert'; id: string; data: T } | { op: 'del
  * A change-feed pull's view of the mirror: reads see the writes of earlier changes in the same
  * pull (kept in a map, so no scan), and writes are collected and land together with the cursor.
  */
-export type ChangeTx<S extends string> = {
+export type ChangeTx<S extends string, St = unknown> = {
   get<T = unknown>(store: S, key: string): Promise<T | undefined>;
   /** value undefined deletes the record. */
   put(store: S, key: string, value: unknown): void;
@@ -100,79 +117,130 @@ export type ChangeTx<S extends string> = {
    * domain's context once the pull has stored the page (in the background, never awaited by
    * the pull).
    */
-  after(work: (ctx: DomainContext<S>) => Promise<unknown> | void): void;
+  after(work: (ctx: DomainCtx<S, St>) => Promise<unknown> | void): void;
 };
 
 /**
  * Writes one change into the mirror. An upsert whose data does not match the contract's schema
  * reaches the applier as a delete: the record goes, and the next read fetches it again.
  */
-export type ChangeApplier<S extends string, T> = (
+export type ChangeApplier<S extends string, T, St = unknown> = (
   change: EntityChange<T>,
-  tx: ChangeTx<S>,
+  tx: ChangeTx<S, St>,
 ) => Promise<void> | void;
 
 /** Told which records of a store changed (null: all), to send tabs events beyond 'changed'. */
-export type StoreWatcher<S extends string> = (
+export type StoreWatcher<S extends string, St = unknown> = (
   keys: string[] | null,
-  ctx: { mirror: Promise<Mirror<S>>; emit(event: WorkerEvent): void },
+  ctx: {
+    mirror: Promise<Mirror<S>>;
+    emit(event: WorkerEvent): void;
+    /** The domain's state in this workspace; undefined while nothing of the domain has run. */
+    state?: St;
+  },
 ) => Promise<void> | void;
 
 type Ops<C extends DomainContract> = C['ops'];
 type In<D> = D extends OpDef ? z.output<D['input']> : never;
 type Out<D> = D extends OpDef ? z.infer<D['output']> : never;
+type Endpoints<C extends DomainContract> = C['endpoints'];
+/** What an endpoint answers, as the outbox parsed it with the endpoint's response schema. */
+type Answer<D> = D extends EndpointDef ? z.output<D['response']> : never;
 
-/** A domain's parts, typed from its contract `C`. */
-export type DomainParts<C extends DomainContract> = {
+/** A mutation of op `D`, sent to one of the contract's endpoints (its answer typed from it). */
+type DomainMutation<C extends DomainContract, D, St> = {
+  [E in keyof Endpoints<C> & string]: Mutation<
+    StoreOf<C>,
+    In<D>,
+    Out<D>,
+    E,
+    Answer<Endpoints<C>[E]>,
+    St
+  >;
+}[keyof Endpoints<C> & string];
+
+/** The data of change entity `K` of any domain. */
+type ChangeData<K extends ChangeEntity> = z.output<(typeof changeSchemas)[K]>;
+
+/** A domain's parts, typed from its contract `C`; `St` is its per-workspace state. */
+export type DomainParts<C extends DomainContract, St = undefined> = {
+  /**
+   * The domain's state in one workspace (chats streaming, feeds backfilling, searches read):
+   * made from the workspace's context the first time the domain runs there, and handed to
+   * every part as `ctx.state`.
+   */
+  state?(ctx: DomainContext<StoreOf<C>>): St;
   /** Every store the contract names, with its key path, indexes and spec version. */
   stores: { [K in C['stores'][number]]: StoreSpec };
-  reads?: { [K in keyof Ops<C>]?: OpHandler<StoreOf<C>, In<Ops<C>[K]>, Out<Ops<C>[K]>> };
-  mutations?: {
-    [K in keyof Ops<C>]?: Mutation<
-      StoreOf<C>,
-      In<Ops<C>[K]>,
-      Out<Ops<C>[K]>,
-      keyof C['endpoints'] & string
-    >;
-  };
+  reads?: { [K in keyof Ops<C>]?: OpHandler<StoreOf<C>, In<Ops<C>[K]>, Out<Ops<C>[K]>, St> };
+  mutations?: { [K in keyof Ops<C>]?: DomainMutation<C, Ops<C>[K], St> };
   /** Every change entity the contract names. */
-  changes: { [K in keyof C['changes']]: ChangeApplier<StoreOf<C>, z.output<C['changes'][K]>> };
-  watch?: { [K in C['stores'][number]]?: StoreWatcher<StoreOf<C>> };
+  changes: {
+    [K in keyof C['changes']]: ChangeApplier<StoreOf<C>, z.output<C['changes'][K]>, St>;
+  };
+  watch?: { [K in C['stores'][number]]?: StoreWatcher<StoreOf<C>, St> };
+  /**
+   * Other domains' changes this domain follows, so a domain never reaches into another's
+   * stores: `stores`, told when another domain's store changed (the read state moved: the feed
+   * rows showing it are re-read); `changes`, a change-feed entity of another domain, applied
+   * after its own domain applied it.
+   */
+  follows?: {
+    stores?: { [K in Exclude<StoreName, C['stores'][number]>]?: StoreWatcher<StoreOf<C>, St> };
+    changes?: {
+      [K in Exclude<ChangeEntity, keyof C['changes']>]?: ChangeApplier<
+        StoreOf<C>,
+        ChangeData<K>,
+        St
+      >;
+    };
+  };
   /**
    * What the domain fetches again on sign-in and after a change-feed reset: data cached
    * forever, which no read would otherwise refetch.
    */
-  refresh?(ctx: DomainContext<StoreOf<C>>, variant: Variant): Promise<void>;
+  refresh?(ctx: DomainCtx<StoreOf<C>, St>, variant: Variant): Promise<void>;
 };
 
 /**
  * A domain as the registry runs it: its contract beside its parts, with the types erased (the
  * registry holds domains of different contracts in one list; `defineWorkerDomain` checked them).
+ * Its parts take the context with the domain's state; the registry (made per workspace) binds
+ * them to the workspace's state (registry-build.ts).
  */
 export type WorkerDomain = {
   contract: DomainContract;
+  state?(ctx: DomainContext): unknown;
   stores: Record<string, StoreSpec>;
   reads: Record<string, OpHandler<string, unknown, unknown>>;
   mutations: Record<string, Mutation<string, unknown, unknown>>;
   changes: Record<string, ChangeApplier<string, unknown>>;
   watch: Record<string, StoreWatcher<string>>;
-  refresh?(ctx: DomainContext, variant: Variant): Promise<void>;
+  follows: {
+    stores: Record<string, StoreWatcher<string>>;
+    changes: Record<string, ChangeApplier<string, unknown>>;
+  };
+  refresh?(ctx: DomainCtx, variant: Variant): Promise<void>;
 };
 
 /** A worker domain from its contract (contract/<name>.ts) and its parts. */
-export function defineWorkerDomain<const C extends DomainContract>(
+export function defineWorkerDomain<const C extends DomainContract, St = undefined>(
   contract: C,
-  parts: DomainParts<C>,
+  parts: DomainParts<C, St>,
 ): WorkerDomain {
   // The parts were checked against C above; the registry runs them over plain strings.
-  const loose = parts as unknown as Partial<WorkerDomain>;
+  const loose = parts as unknown as Partial<Omit<WorkerDomain, 'follows'>> & {
+    follows?: Partial<WorkerDomain['follows']>;
+  };
   return {
     contract,
+    state: loose.state,
     stores: loose.stores ?? {},
     reads: loose.reads ?? {},
     mutations: loose.mutations ?? {},
     changes: loose.changes ?? {},
     watch: loose.watch ?? {},
+    follows: { stores: loose.follows?.stores ?? {}, changes: loose.follows?.changes ?? {} },
     refresh: loose.refresh,
   };
 }

@@ -6,7 +6,7 @@ import {
   appendBlocks,
   blocksOf,
   type BlocksState,
-} from '../../src/features/assistant/markdown-blocks';
+} from '../../src/lib/markdown-blocks';
 import { StreamingMarkdown } from '../../src/features/assistant/streaming-markdown';
 
 /**

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../server/context';
 import { openDatabase } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { serverDomains } from '../../server/domains';
-import { createIngestRunner } from '../../server/ingest/runner';
+import { createIngestRunner } from '../../server/content/runner';
 import { createMailer } from '../../server/mailer';
 import { runMaintenance } from '../../server/maintenance';
 import { seedDemoWorkspace } from '../../server/seed';

@@ -1,9 +1,9 @@
 import type { AskAnswer, AskEvent, AskQuery, AskStep } from '../../contract/assistant';
 import type { Db } from '../db/schema';
-import { searchHandle } from '../search/yielding';
+import { searchHandle } from '../search';
 import type { Answerer } from './answerer';
 import type { AskTarget } from './ask-scope';
-import { citedSentences, searchResultOf } from './citations';
+import { citedSentences, regionsOf, searchResultOf } from './citations';
 import { retrieve } from './retrieve';
 import { searchMatches } from './search-mode';
 import { sessionHistory, type SessionRow } from './sessions';
@@ -95,6 +95,8 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
     },
   );
   await run.emit({ status: 'GENERATING_CITATIONS', data: {} });
+  // Page boxes of the cited passages of uploaded PDFs (document_highlight).
+  const regions = await regionsOf(run.db, run.product, found.documents.values());
   return {
     answer_type: 'ANSWER',
     // What a reader of the documents read needs: their snippets and the spans these mark.
@@ -109,6 +111,7 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
         found.passages,
         found.documents,
         run.query.channel_id ?? null,
+        regions,
       ),
     },
     followup_questions: result.followups,

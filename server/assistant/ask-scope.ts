@@ -4,13 +4,12 @@ import {
   type SessionMetadata,
   type SessionType,
 } from '../../contract/assistant';
-import { ownBoard } from '../boards/queries';
+import { ownBoard } from '../boards';
 import type { Db } from '../db/schema';
-import { visibleDocuments } from '../documents/queries';
+import { visibleDocuments } from '../documents';
 import { ApiError } from '../errors';
-import type { SearchScope } from '../search/engine';
-import { searchScope } from '../search/scope';
-import { findVisible } from '../sources/queries';
+import { searchScope, type SearchScope } from '../search';
+import { findVisible } from '../catalogue';
 
 /**
  * Where a question is answered from, decided before the stream starts (a scope the user may

@@ -1,5 +1,5 @@
 import { stem } from '../../contract/words';
-import { nameWords, normalizedNameWord } from '../search/entities';
+import { nameWords, normalizedNameWord } from '../search';
 import { isNotOrganisation, type Figure, type QuestionAnalysis, type TermGroup } from './question';
 
 /**

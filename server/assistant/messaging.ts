@@ -1,10 +1,8 @@
 import { universeId, type MessagingAnswer, type Suggestion } from '../../contract/assistant';
 import type { Db } from '../db/schema';
-import { visibleDocuments } from '../documents/queries';
+import { visibleDocuments } from '../documents';
 import { ApiError } from '../errors';
-import { OPEN_FILTER, type SearchScope } from '../search/engine';
-import { engineFor } from '../search/engines';
-import { searchScope } from '../search/scope';
+import { OPEN_FILTER, engineFor, searchScope, type SearchScope } from '../search';
 import type { Viewer } from './ask-scope';
 import { repeatedTerm, shortTitle } from './followups';
 

@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser';
+import { eventJson, readEventStream } from '../../contract/event-stream';
 import type { LlmConfig } from '../context';
 import type { AnswerInput, Answerer, AnswerSink, RetrievedPassage } from './answerer';
 import { bestEvidence, passageFits } from './evidence';
@@ -10,8 +10,7 @@ import { questionTerms } from './words';
 
 /**
  * The OpenAI-compatible answerer (LLM_BASE_URL): one streamed chat completion over the
- * numbered passages. Tokens go to the sink as they arrive (those of one network read
- * together), and the finished text is checked citation by citation (openai-verify.ts) before it
+ * numbered passages. Tokens go to the sink as they arrive, and the finished text is checked citation by citation (openai-verify.ts) before it
  * is kept. Works with any server speaking POST /chat/completions with `stream: true` (OpenAI,
  * vLLM, llama.cpp, Ollama's /v1).
  */
@@ -125,71 +124,43 @@ async function streamCompletion(
   if (!res.ok) throw await upstreamError(res);
   if (!res.body) throw new Error('The language model answered without a body');
 
+  const events = readEventStream(res.body, { signal });
+  /** The next event; a read that fails is the stream breaking off (or the abort). */
+  const next = () =>
+    events.next().catch((err: unknown) => {
+      signal.throwIfAborted();
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`The language model's stream broke off (${why})`);
+    });
   let text = '';
-  // Written by the parser's callback, read by the loop below.
-  const state: { done: boolean; finished: boolean; failure: Error | null } = {
-    done: false,
-    finished: false,
-    failure: null,
-  };
-  let pending: string[] = [];
-  const parser = createParser({
-    onEvent(event) {
-      if (state.done || state.failure) return;
-      if (event.data === '[DONE]') {
-        state.done = true;
-        return;
+  // Servers that close without [DONE] still say the choice finished; otherwise it was cut.
+  let finished = false;
+  try {
+    for (let event = await next(); !event.done; event = await next()) {
+      const { data } = event.value;
+      if (data === '[DONE]') return text;
+      const parsed = eventJson(data);
+      if (typeof parsed !== 'object' || parsed === null) {
+        throw new Error('The language model sent an event that is not JSON');
       }
-      let delta: StreamDelta;
-      try {
-        delta = JSON.parse(event.data) as StreamDelta;
-      } catch {
-        state.failure = new Error('The language model sent an event that is not JSON');
-        return;
-      }
+      const delta = parsed as StreamDelta;
       if (delta.error) {
         const message = typeof delta.error.message === 'string' ? delta.error.message : 'error';
-        state.failure = new Error(`The language model failed: ${message}`);
-        return;
+        throw new Error(`The language model failed: ${message}`);
       }
       const choice = delta.choices?.[0];
-      if (typeof choice?.delta?.content === 'string' && choice.delta.content) {
-        pending.push(choice.delta.content);
-      }
-      if (choice?.finish_reason) state.finished = true;
-    },
-  });
-
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    while (!state.done) {
-      let read: ReadableStreamReadResult<string>;
-      try {
-        read = await reader.read();
-      } catch (err) {
-        signal.throwIfAborted();
-        const why = err instanceof Error ? err.message : String(err);
-        throw new Error(`The language model's stream broke off (${why})`);
-      }
-      if (read.done) break;
-      parser.feed(read.value);
-      if (pending.length) {
-        const piece = pending.join('');
-        pending = [];
+      const piece = choice?.delta?.content;
+      if (typeof piece === 'string' && piece) {
         text += piece;
         await sink.chunk(piece);
       }
-      if (state.failure) throw state.failure;
-      signal.throwIfAborted();
+      if (choice?.finish_reason) finished = true;
     }
   } finally {
     // After [DONE] (or a failure) the rest of the body is not wanted: release the connection.
-    reader.cancel().catch(() => undefined);
+    await events.return();
   }
-  // Servers that close without [DONE] still say the choice finished; otherwise it was cut.
-  if (!state.done && !state.finished) {
-    throw new Error("The language model's stream ended before [DONE]");
-  }
+  if (!finished) throw new Error("The language model's stream ended before [DONE]");
   return text;
 }
 

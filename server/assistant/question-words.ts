@@ -1,5 +1,5 @@
 import { isStopWord, stem } from '../../contract/words';
-import { nameWords } from '../search/entities';
+import { nameWords } from '../search';
 
 /**
  * The word lists a question is read with (question.ts): term groups (words filings use for the

@@ -6,7 +6,7 @@ import {
   isCommonNameWord,
   nameWords,
   normalizedNameWord,
-} from '../search/entities';
+} from '../search';
 import { FILLER, groupOf, isNotOrganisation, type TermGroup } from './question-words';
 
 export { isNotOrganisation, type TermGroup };

@@ -1,10 +1,15 @@
 import { ASK_PASSAGES } from '../../contract/assistant';
 import type { CategoryTab } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { isEmptyScope } from '../search/engine';
-import type { PassageHit, SearchExpr } from '../search/engine';
-import { engineFor } from '../search/engines';
-import { documentsOfEntity, entitiesOfDocuments, nameWords } from '../search/entities';
+import {
+  documentsOfEntity,
+  engineFor,
+  entitiesOfDocuments,
+  isEmptyScope,
+  nameWords,
+  type PassageHit,
+  type SearchExpr,
+} from '../search';
 import type { RetrievedPassage } from './answerer';
 import type { AskTarget } from './ask-scope';
 import { holdsGroup, judgeSentence, stemSequence } from './evidence';

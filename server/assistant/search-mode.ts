@@ -1,5 +1,4 @@
-import { isEmptyScope, OPEN_FILTER, type SearchExpr } from '../search/engine';
-import { engineFor } from '../search/engines';
+import { OPEN_FILTER, engineFor, isEmptyScope, type SearchExpr } from '../search';
 import type { Db } from '../db/schema';
 import type { AskTarget } from './ask-scope';
 import { loadDocuments, type AskDocument } from './retrieve';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AskQuery, type AskAnswer } from '../../contract/assistant';
-import { findUserByEmail } from '../auth/resolve';
-import { DEMO_ACCOUNT } from '../auth/seed';
+import { DEMO_ACCOUNT, findUserByEmail } from '../auth';
 import type { Db } from '../db/schema';
 import type { SeedContext } from '../domain';
 import { runAnswer } from './ask-run';

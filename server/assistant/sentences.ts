@@ -4,7 +4,7 @@
  * passages are cut with too, so a quoted sentence never straddles two passages.
  */
 
-import { isTableRow, splitSentences, type SentenceSpan } from '../search/sentences';
+import { isTableRow, splitSentences, type SentenceSpan } from '../search';
 
 export { splitSentences, type SentenceSpan };
 

@@ -10,7 +10,7 @@ import { transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
 import { routesFor } from '../http/define';
-import { recordChange } from '../sync/changes';
+import { recordChange } from '../sync';
 import { suggestions } from './messaging';
 import { searchSessions } from './session-search';
 import {

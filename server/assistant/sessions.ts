@@ -11,7 +11,7 @@ import {
 import type { Database, Db } from '../db/schema';
 import { inTransaction, isUniqueViolation } from '../db/tx';
 import { ApiError } from '../errors';
-import { recordChange } from '../sync/changes';
+import { recordChange } from '../sync';
 import { iso } from '../time';
 import './tables';
 

@@ -1,5 +1,5 @@
 import { isStopWord, stem, wordsOf } from '../../contract/words';
-import type { SearchExpr } from '../search/engine';
+import type { SearchExpr } from '../search';
 
 /**
  * The question's words as retrieval and the answerers read them, on contract/words.ts (the one

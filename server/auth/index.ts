@@ -23,3 +23,7 @@ export const authDomain = defineServerDomain({
   seed: seedAccounts,
   maintain: (db, { now }) => purgeAuth(db, now),
 });
+
+// What other folders may import (eslint.config.js: only through this file).
+export { findUserByEmail, resolveAuth } from './resolve';
+export { DEMO_ACCOUNT, DEMO_ANALYST } from './seed';

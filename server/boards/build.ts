@@ -6,10 +6,10 @@ import {
   upsertEntries,
   type EntryRow,
   type FeedTouches,
-} from '../documents/feed-entries';
-import { boardsReading } from '../documents/fan-out';
-import { scanDocuments, type ScannedDoc } from '../documents/scan';
-import { reserveSeqs } from '../documents/sequence';
+} from './feed-entries';
+import { boardsReading } from './fan-out';
+import { scanDocuments, type ScannedDoc } from './scan';
+import { reserveSeqs } from '../documents';
 import { compileDefinition, parseDefinition, type CompiledDefinition } from './match';
 
 /**

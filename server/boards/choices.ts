@@ -1,7 +1,7 @@
 import { keywordProblem, type FeedChoices } from '../../contract/boards';
 import { wordsOf } from '../../contract/words';
 import type { Db } from '../db/schema';
-import { homeFeedId } from '../documents/feed-entries';
+import { homeFeedId } from './feed-entries';
 
 /**
  * What the AI feed builder offers, drawn from the documents the user follows (their home feed):

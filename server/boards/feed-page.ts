@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../contract/boards';
 import type { Db } from '../db/schema';
-import { CARD_COLUMNS, toCard, type CardRow } from '../documents/cards';
-import { feedSeq } from '../documents/feed-entries';
+import { CARD_COLUMNS, toCard, type CardRow } from '../documents';
+import { feedSeq } from './feed-entries';
 import { ApiError } from '../errors';
 
 /**

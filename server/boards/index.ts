@@ -14,3 +14,19 @@ export const boardsDomain = defineServerDomain({
   migrations: boardMigrations,
   seed: seedBoards,
 });
+
+// What other folders may import (eslint.config.js: only through this file).
+export { addSourceToBoards, removeSourceFromBoards } from './build';
+export { boardsReading, entryTargets } from './fan-out';
+export {
+  addSourceEntries,
+  countSourceDocs,
+  countSourceEntries,
+  type EntryRow,
+  FeedTouches,
+  homeFeedId,
+  removeSourceEntries,
+  upsertEntries,
+} from './feed-entries';
+export { tabInfos } from './metadata';
+export { ownBoard, resolveFeed } from './queries';

@@ -7,7 +7,7 @@ import {
   type SourceFilterName,
 } from '../../contract/boards';
 import { feedTabOf, type CategoryTab, type Market } from '../../contract/documents';
-import { compileKeyword, textIndex, type TextIndex } from '../documents/keyword-query';
+import { compileKeyword, textIndex, type TextIndex } from '../../contract/keyword-query';
 
 /**
  * A feed's definition as a test on one document: keywords (any include keyword, no exclude

@@ -1,7 +1,7 @@
 import type { BoardMetadata } from '../../contract/boards';
 import { FEED_TABS, type CategoryTabInfo } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { feedSeq } from '../documents/feed-entries';
+import { feedSeq } from './feed-entries';
 
 /** The icon each feed tab shows (names the UI maps to its icon set). */
 const TAB_ICONS: Record<string, string> = {

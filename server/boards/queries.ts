@@ -9,10 +9,10 @@ import {
 } from '../../contract/boards';
 import { sourceTitle } from '../../contract/source-catalogue';
 import type { Database, Db } from '../db/schema';
-import { FeedTouches, homeFeedId } from '../documents/feed-entries';
-import { lockContent } from '../documents/sequence';
+import { FeedTouches, homeFeedId } from './feed-entries';
+import { lockContent } from '../documents';
 import { ApiError } from '../errors';
-import { recordChange } from '../sync/changes';
+import { recordChange } from '../sync';
 import { iso } from '../time';
 import { rebuildBoardEntries } from './build';
 import { definitionProblem, parseDefinition } from './match';

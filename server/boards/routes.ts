@@ -1,9 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { EMPTY_DEFINITION, HOME_BOARD, type BoardDefinition } from '../../contract/boards';
+import { MARK_ALL_READ_LIMIT } from '../../contract/documents';
 import { transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
-import { routesFor } from '../http/define';
-import { allVisible, followedRows, toSources } from '../sources/queries';
+import { defineEndpoint, routesFor } from '../http/define';
+import { markFeedRead } from '../documents';
+import { allVisible, followedRows, toSources } from '../catalogue';
 import { readSourceIds } from './build';
 import { feedChoices } from './choices';
 import { feedPage } from './feed-page';
@@ -97,6 +99,14 @@ export const registerBoardRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => 
     };
     const row = await transact(c, (db) => createBoard(db, auth.user.id, draft, deps.now()));
     return toBoard(row, deps.now());
+  });
+
+  // Read state is the documents domain's (its contract); which documents a feed holds is ours.
+  defineEndpoint(app, deps.product, 'markAllRead', async (c, { params, body, auth }) => {
+    const feed = await resolveFeed(c.var.db, auth.user.id, params.id);
+    return transact(c, (db) =>
+      markFeedRead(db, auth.user.id, feed.feedId, body, MARK_ALL_READ_LIMIT, deps.now()),
+    );
   });
 
   on('boardDocs', async (c, { params, query, auth }) =>

@@ -1,6 +1,5 @@
 import { EMPTY_DEFINITION } from '../../contract/boards';
-import { findUserByEmail } from '../auth/resolve';
-import { DEMO_ACCOUNT } from '../auth/seed';
+import { DEMO_ACCOUNT, findUserByEmail } from '../auth';
 import type { Db } from '../db/schema';
 import type { SeedContext } from '../domain';
 import { createBoard } from './queries';

@@ -1,7 +1,7 @@
 import type { ResultCard } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { CARD_COLUMNS, toCard, type CardRow } from '../documents/cards';
-import { scanDocuments } from '../documents/scan';
+import { CARD_COLUMNS, toCard, type CardRow } from '../documents';
+import { scanDocuments } from './scan';
 import { readSourceIds } from './build';
 import type { CompiledDefinition } from './match';
 

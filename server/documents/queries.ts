@@ -6,7 +6,7 @@ import {
   reserveChangeSeq,
   writeChange,
   type ChangeInput,
-} from '../sync/changes';
+} from '../sync';
 import { iso } from '../time';
 import { CARD_COLUMNS, toDetail, type CardRow } from './cards';
 
@@ -89,6 +89,12 @@ export async function setReadState(
     }
     return changed.length;
   }
+  return (await markRead(db, userId, ids, now)).length;
+}
+
+/** Marks the visible, unread ones of `ids` read (the user's row locked); answers those. */
+async function markRead(db: Db, userId: string, ids: string[], now: number): Promise<string[]> {
+  if (ids.length === 0) return [];
   const unread = await visibleDocuments(db, userId)
     .leftJoin('read_marks as r', (join) =>
       join.onRef('r.document_id', '=', 'd.id').on('r.user_id', '=', userId),
@@ -108,7 +114,53 @@ export async function setReadState(
       .execute();
     await writeChange(db, userId, seq, readChange(deeplink, true), now);
   }
-  return changed.length;
+  return changed;
+}
+
+/**
+ * Mark all read (POST /boards/{id}/read-all): the feed's entries dated at or before `before`
+ * (unix seconds), within `tab` and `source` when given, that the user has not read: at most
+ * `limit`, newest first, marked read like setReadState. Answers exactly the documents marked
+ * (what an undo restores) and whether more unread ones remain. `feedId` must be the user's
+ * (the route resolves it from a board the user owns). Call inside the request's transaction.
+ */
+export async function markFeedRead(
+  db: Db,
+  userId: string,
+  feedId: string,
+  filter: { before: number; tab?: string | null; source?: string | null },
+  limit: number,
+  now: number,
+): Promise<{ deeplinks: string[]; has_more: boolean }> {
+  await lockUserRow(db, userId);
+  let q = db
+    .selectFrom('feed_entries as e')
+    .leftJoin('read_marks as r', (join) =>
+      join.onRef('r.document_id', '=', 'e.document_id').on('r.user_id', '=', userId),
+    )
+    .select('e.document_id')
+    .where('e.feed_id', '=', feedId)
+    .where('e.removed', '=', 0)
+    .where('e.unix', '<=', filter.before)
+    .where('r.document_id', 'is', null);
+  if (filter.tab) q = q.where('e.tab', '=', filter.tab);
+  if (filter.source) {
+    q = q
+      .innerJoin('documents as d', 'd.id', 'e.document_id')
+      .where('d.source_key', '=', filter.source);
+  }
+  const rows = await q
+    .orderBy('e.unix', 'desc')
+    .orderBy('e.document_id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const ids = rows.slice(0, limit).map((r) => r.document_id);
+  const marked: string[] = [];
+  // In slices: one `in (...)` list stays well under the databases' parameter limits.
+  for (let i = 0; i < ids.length; i += 500) {
+    marked.push(...(await markRead(db, userId, ids.slice(i, i + 500), now)));
+  }
+  return { deeplinks: marked, has_more: rows.length > limit };
 }
 
 /** The user's read documents after a cursor, oldest mark first. */

@@ -21,6 +21,12 @@ export const registerDocumentRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) 
     ),
   }));
 
+  on('markUnread', async (c, { body, auth }) => ({
+    updated: await transact(c, (db) =>
+      setReadState(db, auth.user.id, body.deeplinks, 'unread', deps.now()),
+    ),
+  }));
+
   on('readList', async (c, { query, auth }) =>
     readList(c.var.db, auth.user.id, query.after, query.limit),
   );

@@ -1,4 +1,4 @@
-import type { IncomingDocument } from '../documents/store';
+import type { IncomingDocument } from '../documents';
 
 /**
  * Text from the network as both databases store it alike. PostgreSQL refuses NUL in text

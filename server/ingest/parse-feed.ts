@@ -4,8 +4,7 @@ import { parseFeed as parseXmlFeed } from '@rowanmanning/feed-parser';
 // tells a malformed feed apart from a messy one, with the line of the fault.
 import { XMLValidator } from 'fast-xml-parser';
 import { compile } from 'html-to-text';
-import { absoluteUrl } from '../documents/sanitize';
-import type { IncomingDocument } from '../documents/store';
+import { absoluteUrl, type IncomingDocument } from '../documents';
 import { decodeBody, pieceDecoder } from './decode';
 import {
   bytesText,
@@ -15,6 +14,7 @@ import {
   type FeedText,
 } from './feed-split';
 import { FetchError } from './fetch-error';
+import { keepValues } from './kept-getters';
 
 /**
  * RSS 0.9x, 1.0 (RDF) and 2.0, and Atom, read with @rowanmanning/feed-parser, turned into the
@@ -274,75 +274,13 @@ export const unixOfDateText = (raw: string | null | undefined): number | null =>
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
 };
 
-/**
- * Makes a parsed feed's getters compute once. Items fall back to feed-level values (the
- * feed's link, categories, image), which the library recomputes by scanning the whole channel
- * each time: per item that is quadratic, minutes for a 10k-item feed. A parsed feed never
- * changes, so each value is kept after its first read.
- */
-const memoiseGetters = <T extends object>(obj: T): T => {
-  for (let proto = Object.getPrototypeOf(obj); proto && proto !== Object.prototype;) {
-    for (const [name, desc] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
-      if (!desc.get || Object.hasOwn(obj, name)) continue;
-      const get = desc.get;
-      Object.defineProperty(obj, name, {
-        configurable: true,
-        get() {
-          const value: unknown = get.call(obj);
-          Object.defineProperty(obj, name, { value });
-          return value;
-        },
-      });
-    }
-    proto = Object.getPrototypeOf(proto);
-  }
-  return obj;
-};
-
-/** The getter named `name` on `obj`'s prototypes, looked up once per prototype. */
-const gettersOf = new WeakMap<object, Map<string, (() => unknown) | undefined>>();
-const getterOf = (obj: object, name: string): (() => unknown) | undefined => {
-  const proto = Object.getPrototypeOf(obj) as object;
-  let known = gettersOf.get(proto);
-  if (!known) gettersOf.set(proto, (known = new Map()));
-  if (!known.has(name)) {
-    let get: (() => unknown) | undefined;
-    for (let p: object | null = proto; p && !get; p = Object.getPrototypeOf(p) as object | null) {
-      get = Object.getOwnPropertyDescriptor(p, name)?.get as (() => unknown) | undefined;
-    }
-    known.set(name, get);
-  }
-  return known.get(name);
-};
-
-/**
- * memoiseGetters for the few getters an item reads again and again: the library rebuilds an
- * element's children (new objects) on every read of them, and each field it reads looks
- * through them.
- */
-const keepAfterFirstRead = <T extends object>(obj: T, names: readonly string[]): T => {
-  for (const name of names) {
-    const get = getterOf(obj, name);
-    if (!get || Object.hasOwn(obj, name)) continue;
-    Object.defineProperty(obj, name, {
-      configurable: true,
-      get() {
-        const value = get.call(obj);
-        Object.defineProperty(obj, name, { value });
-        return value;
-      },
-    });
-  }
-  return obj;
-};
-
 type LibraryFeed = ReturnType<typeof parseXmlFeed>;
 type LibraryItem = LibraryFeed['items'][number];
 
 /** The library's reading of a (checked) document, its getters computed once. */
 const libraryFeed = (text: string): LibraryFeed => {
   try {
-    return memoiseGetters(parseXmlFeed(text));
+    return keepValues(parseXmlFeed(text));
   } catch {
     throw new FetchError('parse', 'the address is not an RSS or Atom feed');
   }
@@ -448,14 +386,14 @@ const itemReader = (feed: LibraryFeed, feedUrl: string, now: number) => {
   const read = (libraryItem: LibraryItem): IncomingDocument => {
     // The library's getters rebuild what they read on every call (an element's children are
     // new objects each time): kept after their first read, an item costs a fraction.
-    const item = keepAfterFirstRead(libraryItem, ['media', 'element']);
-    keepAfterFirstRead(item.element, ['children']);
+    const item = keepValues(libraryItem, ['media', 'element']);
+    keepValues(item.element, ['children']);
     const link = absoluteUrl(item.url, base);
     const own = item.content ?? (isAtom ? item.description : rssDescription(item.element));
     // An item with no text of its own (a YouTube video) is told by its media's.
     const media = own ? null : mediaText(item.element);
     const html = own ?? media?.html ?? null;
-    // The text is derived from the sanitised HTML when stored (documents/store.ts); here it
+    // The text is derived from the sanitised HTML when stored (content/store.ts); here it
     // is needed only for an item without a title, or without a guid and a link.
     let plain: string | undefined;
     const plainText = () => (plain ??= textOf(html));
@@ -478,6 +416,12 @@ const itemReader = (feed: LibraryFeed, feedUrl: string, now: number) => {
     };
   };
   return read;
+};
+
+/** The documents of one piece of a feed. */
+const readPiece = (piece: string, feedUrl: string, now: number): IncomingDocument[] => {
+  const feed = libraryFeed(piece);
+  return feed.items.map(itemReader(feed, feedUrl, now));
 };
 
 /** The feed's own fields. */
@@ -533,10 +477,9 @@ function* opening(
     meta,
     count: split.count,
     *batches() {
-      for (const piece of split.pieces()) {
-        const feed = libraryFeed(piece);
-        yield feed.items.map(itemReader(feed, feedUrl, now));
-      }
+      // The piece's parsed tree is let go before the batch is handed on: a generator keeps its
+      // locals while it waits, and the tree would live on through the batch's storing.
+      for (const piece of split.pieces()) yield readPiece(piece, feedUrl, now);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CategoryTab, Market } from '../../contract/documents';
 import type { SourceKind } from '../../contract/sources';
-import type { IncomingDocument } from '../documents/store';
+import type { IncomingDocument } from '../documents';
 import { storableDocument } from './clean-text';
 import { decodeBody } from './decode';
 import { fetchUrl, type FetchOptions } from './fetch';

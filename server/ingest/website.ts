@@ -1,7 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { absoluteUrl } from '../documents/sanitize';
-import type { IncomingDocument } from '../documents/store';
+import { absoluteUrl, type IncomingDocument } from '../documents';
 import { FetchError } from './fetch-error';
 import { sha256 } from './parse-feed';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { NOTIFICATIONS_PAGE_SIZE } from '../../contract/constants';
 import type { Notification, NotificationsPage } from '../../contract/notifications';
 import type { Db } from '../db/schema';
-import { recordChange } from '../sync/changes';
+import { recordChange } from '../sync';
 
 const COLUMNS = ['id', 'title', 'body', 'link', 'read', 'created_at'] as const;
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findUserByEmail } from '../auth/resolve';
-import { DEMO_ACCOUNT, DEMO_ANALYST } from '../auth/seed';
+import { DEMO_ACCOUNT, DEMO_ANALYST, findUserByEmail } from '../auth';
 import type { Db } from '../db/schema';
 import type { SeedContext } from '../domain';
 import { iso } from '../time';

@@ -7,10 +7,10 @@ import {
   type SearchResult,
   type TextSpan,
 } from '../../contract/search';
-import { tabInfos } from '../boards/metadata';
+import { tabInfos } from '../boards';
 import type { Db } from '../db/schema';
-import { CARD_COLUMNS, toCard, type CardRow } from '../documents/cards';
-import { parseKeywordQuery } from '../documents/keyword-query';
+import { CARD_COLUMNS, toCard, type CardRow } from '../documents';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import {
   isEmptyScope,
   OPEN_FILTER,

@@ -1,14 +1,14 @@
 import type { CategoryTab, FeedTabKey, Market } from '../../contract/documents';
 import type { SearchSort } from '../../contract/search';
 import type { Db } from '../db/schema';
-import type { KeywordExpr } from '../documents/keyword-query';
+import type { KeywordExpr } from '../../contract/keyword-query';
 
 /**
  * The search engine's one interface (issue 7): SQLite FTS5 (sqlite.ts, the default) and
  * PostgreSQL full-text (postgres.ts) implement it; `engineFor(db)` picks by dialect. Documents
- * are indexed inside the transaction that inserts them (documents/store.ts), as whole documents
+ * are indexed inside the transaction that inserts them (content/store.ts), as whole documents
  * and as passages with character offsets into their plain text. Queries reach an engine only as
- * a parsed expression (the custom feeds' keyword language, documents/keyword-query.ts), which
+ * a parsed expression (the custom feeds' keyword language, contract/keyword-query.ts), which
  * each engine renders in its own syntax with every word quoted: user text is never engine
  * syntax.
  */

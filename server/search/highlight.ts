@@ -1,7 +1,6 @@
 import type { TextSpan } from '../../contract/search';
 import { fold, stem, wordSpans } from '../../contract/words';
-import type { KeywordExpr } from '../documents/keyword-query';
-import { termStems } from './query';
+import { markedTerms, type KeywordExpr } from '../../contract/keyword-query';
 
 /**
  * Highlights of a search result, computed here for both engines alike: the query's words and
@@ -33,29 +32,10 @@ export const MAX_SPANS = 200;
 export const foldWord = (word: string): string => fold(word).toLowerCase();
 
 /**
- * The terms a document is highlighted for: every word or phrase of the query that is not
- * negated, as the stems the engines match it by (query.ts termStems).
+ * The terms a document is highlighted for: contract/keyword-query.ts `markedTerms`, the one
+ * rule the preview's marks follow too (every word or phrase not negated, as its stems).
  */
-export function matchTerms(expr: KeywordExpr | null): MatchTerm[] {
-  const out: MatchTerm[] = [];
-  const seen = new Set<string>();
-  // Iterative: a parsed query is bounded in depth, but this stays cheap on any shape.
-  const stack: KeywordExpr[] = expr ? [expr] : [];
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.type === 'term') {
-      const stems = termStems(e.words);
-      const key = stems.join(' ');
-      if (stems.length === 0 || seen.has(key)) continue;
-      seen.add(key);
-      out.push(stems);
-    } else if (e.type === 'and' || e.type === 'or') {
-      for (let i = e.items.length - 1; i >= 0; i--) stack.push(e.items[i]);
-    }
-    // 'not': what the document must lack is never marked.
-  }
-  return out;
-}
+export const matchTerms: (expr: KeywordExpr | null) => MatchTerm[] = markedTerms;
 
 /** A word of the text by its stem, where it stands in the text. */
 type Token = { stem: string; start: number; end: number };

@@ -1,5 +1,5 @@
-import { fold, stem, wordsOf } from '../../contract/words';
-import type { KeywordExpr } from '../documents/keyword-query';
+import { fold, wordsOf } from '../../contract/words';
+import { termStems, type KeywordExpr } from '../../contract/keyword-query';
 
 /**
  * The query side shared by both engines: each query word as the index holds it, its STEM
@@ -15,12 +15,8 @@ export { fold };
 /** The words of a text as the index reads them (contract/words.ts `wordsOf`). */
 export const searchWords = (text: string): string[] => wordsOf(text);
 
-/**
- * The stems a term (a word or a phrase) is matched by, in order: each of its words folded,
- * lower-cased and stemmed as the index's words are (sqlite.ts, postgres.ts).
- */
-export const termStems = (words: readonly string[]): string[] =>
-  words.flatMap((w) => wordsOf(w)).map(stem);
+/** A term's stems (contract/keyword-query.ts `termStems`), re-exported for the engines. */
+export { termStems };
 
 /** Groups nested deeper than this are read flat (see `normalizeExpr`). */
 export const MAX_EXPR_DEPTH = 12;

@@ -1,9 +1,9 @@
 import { HOME_BOARD } from '../../contract/boards';
 import { SEARCH_TYPE_SHARED, webSearchType } from '../../contract/search';
-import { resolveFeed } from '../boards/queries';
+import { resolveFeed } from '../boards';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
-import { findVisible } from '../sources/queries';
+import { findVisible } from '../catalogue';
 import type { SearchScope } from './engine';
 
 /**

@@ -32,7 +32,7 @@ const MIN_LETTERS = 3;
 /** Only the first words of a long query are checked: each costs a vocabulary lookup. */
 const MAX_WORDS = 20;
 const CANDIDATES = 50;
-/** The keyword language's operators (documents/keyword-query.ts reads them in capitals). */
+/** The keyword language's operators (contract/keyword-query.ts reads them in capitals). */
 const OPERATORS = new Set(['AND', 'OR', 'NOT']);
 
 /**

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { FollowUrlBody, Source } from '../../contract/sources';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
-import { probeUrl } from '../ingest/probe';
+import { probeUrl } from '../ingest';
 import { iso } from '../time';
 import { followSource } from './follow';
 

@@ -1,19 +1,20 @@
 import type { Source } from '../../contract/sources';
-import { addSourceToBoards, removeSourceFromBoards } from '../boards/build';
-import type { Db } from '../db/schema';
 import {
+  FeedTouches,
   addSourceEntries,
+  addSourceToBoards,
   countSourceDocs,
   countSourceEntries,
-  FeedTouches,
   homeFeedId,
   removeSourceEntries,
-} from '../documents/feed-entries';
-import { lockContent, reserveSeqs } from '../documents/sequence';
-import { scheduleSoon } from '../ingest/schedule';
-import { recordChange } from '../sync/changes';
+  removeSourceFromBoards,
+} from '../boards';
+import type { Db } from '../db/schema';
+import { lockContent, reserveSeqs } from '../documents';
+import { scheduleSoon } from '../ingest';
+import { recordChange } from '../sync';
 import { iso } from '../time';
-import { sourceFor } from './queries';
+import { sourceFor } from '../catalogue';
 
 /**
  * Following and unfollowing, inside the request's transaction. A follow brings the source's

@@ -1,6 +1,5 @@
-import './tables';
+import { ensureCatalogue } from '../catalogue';
 import { defineServerDomain } from '../domain';
-import { ensureCatalogue } from './catalogue';
 import { sourceMigrations } from './migrations';
 import { registerSourceRoutes } from './routes';
 import { seedSources } from './seed';

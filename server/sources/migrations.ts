@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { ingestMigrations } from '../ingest/migrations';
+import { ingestMigrations } from '../ingest';
 
 /** The sources domain's schema; ingestion's jobs (0010-0011) read these rows, so they register here. */
 export const sourceMigrations: Record<string, Migration> = {

@@ -16,8 +16,7 @@ import { limitEndpoints } from '../http/user-limits';
 import { categoriesOf } from './categories';
 import { checkedUrl, followProbed, ownSourceAt, probe } from './connect-url';
 import { followSource, setPriority, unfollowSource } from './follow';
-import { TOPICS, topicOfKey } from './catalogue';
-import { allVisible, findVisible, followedRows, toSources } from './queries';
+import { TOPICS, allVisible, findVisible, followedRows, toSources, topicOfKey } from '../catalogue';
 
 const notFound = (what: string) => new ApiError(404, 'not_found', what);
 

@@ -1,8 +1,7 @@
-import { findUserByEmail } from '../auth/resolve';
-import { DEMO_ACCOUNT, DEMO_ANALYST } from '../auth/seed';
+import { DEMO_ACCOUNT, DEMO_ANALYST, findUserByEmail } from '../auth';
 import type { Db } from '../db/schema';
 import type { SeedContext } from '../domain';
-import { ensureCatalogue } from './catalogue';
+import { ensureCatalogue } from '../catalogue';
 import { followSource } from './follow';
 
 /** What the demo user follows: built-in desks, filings and research, and two real presets. */

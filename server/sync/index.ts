@@ -10,3 +10,12 @@ export const syncDomain = defineServerDomain({
   migrations: syncMigrations,
   maintain: (db, { now, changeRetention }) => compactChangeLog(db, now, changeRetention),
 });
+
+// What other folders may import (eslint.config.js: only through this file).
+export {
+  type ChangeInput,
+  lockUserRow,
+  recordChange,
+  reserveChangeSeq,
+  writeChange,
+} from './changes';

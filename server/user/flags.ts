@@ -1,7 +1,7 @@
 import { defaultFlagValue, knownFlags } from '../../contract/user';
 import type { Db } from '../db/schema';
 import { inTransaction } from '../db/tx';
-import { recordChange } from '../sync/changes';
+import { recordChange } from '../sync';
 
 /**
  * Makes sure every known flag has a default; existing values (an operator may have changed

@@ -7,7 +7,7 @@ import {
 } from '../../contract/user';
 import type { Db } from '../db/schema';
 import { validationError } from '../errors';
-import { lockUserRow, recordChange } from '../sync/changes';
+import { lockUserRow, recordChange } from '../sync';
 import { iso } from '../time';
 
 /**
@@ -45,7 +45,14 @@ const fromStored = (raw: unknown, product: string): Preferences => {
   const known = overlayTypes(product);
   if (parsed.success) {
     const widths = Object.entries(parsed.data.overlay_widths).filter(([k]) => known.includes(k));
-    return { nav_state: parsed.data.nav_state, overlay_widths: Object.fromEntries(widths) };
+    const kept: Preferences = {
+      nav_state: parsed.data.nav_state,
+      overlay_widths: Object.fromEntries(widths),
+    };
+    if (parsed.data.open_marks_read !== undefined) {
+      kept.open_marks_read = parsed.data.open_marks_read;
+    }
+    return kept;
   }
   const record = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const navOnly = Preferences.safeParse({ nav_state: record.nav_state, overlay_widths: {} });

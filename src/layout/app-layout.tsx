@@ -8,14 +8,16 @@ import {
   overlayWidthFor,
   parseOverlay,
 } from '../lib/overlay';
+import { isMobile } from '../lib/breakpoints';
 import { pathSegments, routeHasNav } from '../lib/routes';
 import { OverlayHost, useCloseOverlay } from '../overlay/overlay-host';
+import { OfflineBanner } from '../shell/offline-banner';
 import { useShell } from '../shell-context';
 import { AssistantButton } from './assistant-button';
 import { Breadcrumbs, PageHeading } from './page-heading';
 import { SideNav } from './side-nav';
 import { TopBar } from './top-bar';
-import { useEntityName } from './use-entity-names';
+import { useCrumbNames, useEntityName } from './use-entity-names';
 import { useNavMachine } from './use-nav-machine';
 import { useViewportWidth } from './use-viewport-width';
 
@@ -32,6 +34,7 @@ export function AppLayout() {
   const hasNav = routeHasNav(location.pathname, product);
   // The feed's or source's own name heads its page (000 §2) once it is known.
   const entity = useEntityName(location.pathname);
+  const crumbNames = useCrumbNames(location.pathname);
   // The search screens head themselves: their header follows the answer (a corrected query).
   const ownHeading = pathSegments(location.pathname)[0] === 'search';
 
@@ -60,7 +63,11 @@ export function AppLayout() {
   const navOpen = navState === 'open' || navState === 'opened';
 
   return (
-    <div className="app-shell" data-nav={hasNav ? navState : 'none'}>
+    <div
+      className="app-shell"
+      data-nav={hasNav ? navState : 'none'}
+      data-drawer={isMobile(viewportWidth) || undefined}
+    >
       <a className="skip-link" href="#main-content">
         Skip to content
       </a>
@@ -76,8 +83,15 @@ export function AppLayout() {
             : undefined
         }
       />
+      <OfflineBanner />
       <div className="app-body">
-        {hasNav ? <SideNav machine={machine} /> : null}
+        {hasNav ? (
+          <SideNav
+            machine={machine}
+            // A phone's navigation is a drawer over the page, never beside it (issue 18).
+            drawer={isMobile(viewportWidth)}
+          />
+        ) : null}
         <main
           id="main-content"
           tabIndex={-1}
@@ -88,7 +102,9 @@ export function AppLayout() {
               : undefined
           }
         >
-          <Breadcrumbs names={entity ? { [entity.segment]: entity.name } : undefined} />
+          <Breadcrumbs
+            names={{ ...crumbNames, ...(entity ? { [entity.segment]: entity.name } : {}) }}
+          />
           {ownHeading ? null : <PageHeading entityName={entity?.name} />}
           <Outlet />
         </main>

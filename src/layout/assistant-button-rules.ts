@@ -1,4 +1,5 @@
-import { assistantOverlayAllowed, overlayVisible } from '../lib/overlay';
+import { isMobile } from '../lib/breakpoints';
+import { assistantOverlayAllowed } from '../lib/overlay';
 import { normalizePath, routesFor } from '../lib/routes';
 
 export type AssistantButtonMode = 'hidden' | 'disabled' | 'enabled';
@@ -10,9 +11,10 @@ const hasSegment = (path: string, segment: string) => path.split('/').includes(s
  * The floating assistant button (000 §2): hidden on mobile, settings, notebooks, the assistants
  * manager, dashboards, the report full page, needlbox, full-screen views, the landing route and
  * when ask_{product}_copilot is off; disabled on bookmarks, clipped reports, tags, comments,
- * assistants, app sources, notebooks and connect pages. The button opens the assistant overlay,
- * which is not shown on tablets and smaller (000 §2 "Overlays"), so it is hidden wherever the
- * overlay cannot show, not only on mobile: a button there would do nothing.
+ * assistants, app sources, notebooks and connect pages. The button opens the assistant overlay;
+ * on a tablet, where overlays are not shown (000 §2 "Overlays"), it opens the assistant page
+ * instead, so the assistant is reachable at every width (issue 18). On a phone the navigation
+ * drawer's assistant entry reaches it.
  */
 export function assistantButtonMode(
   pathname: string,
@@ -24,7 +26,7 @@ export function assistantButtonMode(
     // The flag off, or in notebooks (the note preview /preview/{product}_notebooks/... too):
     // where the overlay the button opens is not allowed, the button is not shown.
     !assistantOverlayAllowed(path, opts) ||
-    !overlayVisible(opts.viewportWidth) ||
+    isMobile(opts.viewportWidth) ||
     isAt(path, r.settings.root) ||
     isAt(path, r.managers.assistants) ||
     hasSegment(path, 'dashboard') ||

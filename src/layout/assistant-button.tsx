@@ -1,11 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
-import { overlaySearch } from '../lib/overlay';
+import { overlaySearch, overlayVisible } from '../lib/overlay';
 import { assistantLabel } from '../lib/product';
+import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
 import { assistantButtonMode } from './assistant-button-rules';
 
-/** The floating assistant button: opens the assistant overlay beside the page (000 §2). */
+/**
+ * The floating assistant button: opens the assistant overlay beside the page (000 §2), or the
+ * assistant page where overlays are not shown.
+ */
 export function AssistantButton(props: { viewportWidth: number }) {
   useSignals();
   const { state, product } = useShell();
@@ -26,13 +30,16 @@ export function AssistantButton(props: { viewportWidth: number }) {
       title={mode === 'disabled' ? 'The assistant is not available on this page' : label}
       disabled={mode === 'disabled'}
       onClick={() =>
-        void navigate({
-          to: '.',
-          search: (prev: Record<string, unknown>) => ({
-            ...prev,
-            ...overlaySearch(`ask-${product}`),
-          }),
-        })
+        // Where the overlay cannot show (a tablet), the assistant's own page.
+        overlayVisible(props.viewportWidth)
+          ? void navigate({
+              to: '.',
+              search: (prev: Record<string, unknown>) => ({
+                ...prev,
+                ...overlaySearch(`ask-${product}`),
+              }),
+            })
+          : void navigate({ to: routesFor(product).assistant.base })
       }
     >
       ✦

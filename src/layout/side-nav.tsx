@@ -1,10 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import type { Board } from '../../contract/boards';
 import type { NavMachine } from '../lib/nav-machine';
 import { assistantLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
+import { useLeadsSomewhere } from './built-routes';
 import { ShellLink } from './shell-link';
 import { useBoards } from './use-entity-names';
 import { NAV_WIDTH_PX } from './use-nav-machine';
@@ -79,7 +81,7 @@ const isAt = (path: string, base: string) => path === base || path.startsWith(`$
  * peeks it while closed (never during an overlay resize drag), and the machine hides it when
  * the mouse moves away.
  */
-export function SideNav(props: { machine: NavMachine }) {
+export function SideNav(props: { machine: NavMachine; drawer?: boolean }) {
   useSignals();
   const { state, product } = useShell();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -87,7 +89,26 @@ export function SideNav(props: { machine: NavMachine }) {
   const groups = navItems(product, boards);
   const navState = state.$navState.value;
   const flags = state.$flags.value;
+  // An entry whose feature is not built yet (a placeholder route) is not shown (issue 18).
+  const leadsSomewhere = useLeadsSomewhere();
   const shown = navState !== 'closed';
+  // A drawer (phones) closes once an entry is chosen, and by its scrim or Escape.
+  const { machine, drawer } = props;
+  const openDrawer = drawer === true && (navState === 'open' || navState === 'opened');
+  const lastPath = useRef(pathname);
+  useEffect(() => {
+    if (lastPath.current === pathname) return;
+    lastPath.current = pathname;
+    if (drawer) machine.dispatch({ type: 'close', source: 'user' });
+  }, [pathname, drawer, machine]);
+  useEffect(() => {
+    if (!openDrawer) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') machine.dispatch({ type: 'close', source: 'user' });
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [openDrawer, machine]);
   // While an overlay's edge is dragged the pointer is the drag's, not a request to peek.
   const resizing = state.$overlayResizing.value;
   // The most specific item is the current one: /feeds/home is My Data, not Feeds as well.
@@ -110,9 +131,17 @@ export function SideNav(props: { machine: NavMachine }) {
           }}
         />
       ) : null}
+      {openDrawer ? (
+        <div
+          className="nav-scrim"
+          data-testid="nav-scrim"
+          aria-hidden="true"
+          onClick={() => machine.dispatch({ type: 'close', source: 'user' })}
+        />
+      ) : null}
       <nav
         id="side-nav"
-        className="side-nav"
+        className={drawer ? 'side-nav drawer' : 'side-nav'}
         data-state={navState}
         aria-label="Main navigation"
         aria-hidden={shown ? undefined : true}
@@ -120,7 +149,9 @@ export function SideNav(props: { machine: NavMachine }) {
         inert={shown ? undefined : true}
       >
         {groups.map((group, i) => {
-          const items = group.items.filter((item) => !item.flag || flags[item.flag] === true);
+          const items = group.items.filter(
+            (item) => (!item.flag || flags[item.flag] === true) && leadsSomewhere(item.to),
+          );
           if (items.length === 0) return null;
           return (
             <div className="nav-group" key={group.heading ?? i}>

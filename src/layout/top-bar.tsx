@@ -5,6 +5,7 @@ import { productLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
 import { useShell } from '../shell-context';
 import { AccountMenu } from './account-menu';
+import { useLeadsSomewhere } from './built-routes';
 import { ShellLink } from './shell-link';
 import { useViewportWidth } from './use-viewport-width';
 
@@ -22,6 +23,7 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
   const user = session?.status === 'signed-in' ? session.user : null;
   const pending = state.$outboxPending.value;
   const r = routesFor(product);
+  const leadsSomewhere = useLeadsSomewhere();
 
   const signOut = async () => {
     setSigningOut(true);
@@ -37,9 +39,11 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
       <ShellLink to={r.notifications} className="top-link">
         Notifications
       </ShellLink>
-      <ShellLink to={r.settings.root} className="top-link">
-        Settings
-      </ShellLink>
+      {leadsSomewhere(r.settings.root) ? (
+        <ShellLink to={r.settings.root} className="top-link">
+          Settings
+        </ShellLink>
+      ) : null}
       {user ? (
         <span className="account" title={user.email}>
           {user.name}

@@ -63,3 +63,16 @@ export function useEntityName(pathname: string): { segment: string; name: string
   }
   return undefined;
 }
+
+/**
+ * Breadcrumb names beyond the page's own entity: a preview's source (/preview/{source}/…) reads
+ * as the followed source's label, not its key ("Rss 30767bf853384b0a").
+ */
+export function useCrumbNames(pathname: string): Record<string, string> | undefined {
+  const [category, id] = pathSegments(pathname);
+  const onPreview = category === 'preview' && id !== undefined;
+  const sources = useListOp('sources.list', 'sources', !onPreview);
+  if (!onPreview) return undefined;
+  const source = sources?.find((s) => s.key === id);
+  return source ? { [id]: source.label } : undefined;
+}

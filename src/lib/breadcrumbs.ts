@@ -46,6 +46,8 @@ function labelFor(
 ): string {
   const segment = segments[i];
   if (opts.names && Object.hasOwn(opts.names, segment)) return opts.names[segment];
+  // A preview's document id is no name: the trail says what it is (issue 18).
+  if (segments[0] === 'preview' && i === 2) return 'Document';
   const ofRoute = labelOfSegments(segments, i + 1, opts.product);
   if (ofRoute !== undefined) return ofRoute;
   if (Object.hasOwn(SEGMENT_LABELS, segment)) return SEGMENT_LABELS[segment];

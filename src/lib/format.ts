@@ -70,14 +70,23 @@ export function formatRelative(date: Date, now: Date): string {
   return seconds > 0 ? `in ${span}` : `${span} ago`;
 }
 
+/** A calendar date as every screen shows it (issue 18): "27 Nov 2026", in local time. */
+export function formatDate(date: Date): string {
+  return `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}`;
+}
+
 /**
- * When a document was published, as a card shows it: relative within the last day ("3 hours
- * ago"), else the date ("3rd Mar 2024"). A date in the future (a publisher's clock) reads as
- * its date.
+ * The one way a screen says when something happened (cards, previews, notifications, sources,
+ * the builder, citations): relative within the last day ("3 hours ago"), else the date
+ * ("27 Nov 2026"). A date in the future (a publisher's clock) reads as its date.
  */
-export function formatPublished(unixSeconds: number, now: Date): string {
-  const date = new Date(unixSeconds * 1000);
-  const age = now.getTime() / 1000 - unixSeconds;
+export function formatWhen(date: Date, now: Date): string {
+  const age = (now.getTime() - date.getTime()) / 1000;
   if (age >= 0 && age < DAY_SECONDS) return formatRelative(date, now);
-  return formatOrdinalDate(date);
+  return formatDate(date);
+}
+
+/** formatWhen for a document's publication time in Unix seconds. */
+export function formatPublished(unixSeconds: number, now: Date): string {
+  return formatWhen(new Date(unixSeconds * 1000), now);
 }

@@ -197,7 +197,8 @@ function schemaFor(type: string, product: string): z.ZodType | null {
         global_channel_id: optional,
       });
     case `ask-${product}`:
-      return z.object({ type: typeIs(type), preview_askneedl: optional });
+      // preview_title: the document's title, so the chat can name what it asks about.
+      return z.object({ type: typeIs(type), preview_askneedl: optional, preview_title: optional });
     case 'custom-feed':
       return z
         .object({

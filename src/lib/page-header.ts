@@ -62,7 +62,8 @@ function baseTitle(input: PageHeaderInput): string {
     case 'settings':
       if (second === undefined) return routeOf(1, 'Settings');
       if (second === 'channels' && third !== undefined) return ownName(routeOf(2, 'Groups'));
-      return routeOf(2, sourceTitle(second, product));
+      // The most specific page with a label of its own (/settings/feeds/root: Feed Manager).
+      return routeOf(segments.length, routeOf(2, sourceTitle(second, product)));
     case 'pulse':
       // Pulse's own pages are headed by their own route's label (its user settings page).
       return routeOf(segments.length, routeOf(1, 'Pulse'));

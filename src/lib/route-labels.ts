@@ -39,7 +39,9 @@ function labelsFor(product: string): Map<string, string> {
     [r.settings.root, 'Settings'],
     [r.settings.tags, 'Tags Manager'],
     [r.settings.storage, 'Storage'],
-    [r.settings.feeds, 'Feed Manager'],
+    // /settings/feeds lists each followed source's ingestion; the feed manager is its root.
+    [r.settings.feeds, 'Ingestion Status'],
+    [r.settings.feedsRoot, 'Feed Manager'],
     [r.settings.contacts, 'Contacts'],
     [r.settings.channels, 'Groups'],
     [r.settings.userSettings, 'User Settings'],

@@ -22,6 +22,11 @@ export function useScrollAnchor(input: {
   rowHeight: number;
   count: number;
   rowKey?: (index: number) => string | undefined;
+  /**
+   * Rows of measured heights: the row at a position, and where a row starts. Without them
+   * every row is rowHeight tall.
+   */
+  measured?: { indexAt: (position: number) => number; offsetOf: (index: number) => number };
 }) {
   const anchor = useRef<Anchor | null>(null);
   const previous = useRef<ScrollScale | null>(null);
@@ -29,7 +34,9 @@ export function useScrollAnchor(input: {
   useLayoutEffect(() => {
     const el = input.scroller.current;
     if (!el) return;
-    const { scale, rowHeight, rowKey, count } = input;
+    const { scale, rowHeight, rowKey, count, measured } = input;
+    const offsetOf = (index: number) =>
+      measured ? measured.offsetOf(index) : index * rowHeight;
     const before = previous.current ?? scale;
     previous.current = scale;
     // Where the user is, in the list's true layout, as the scale they scrolled under reads it.
@@ -41,7 +48,7 @@ export function useScrollAnchor(input: {
       const now = rowKey(held.index);
       if (now !== undefined && now !== held.key) {
         const moved = findRow(rowKey, held.key, held.index, count);
-        if (moved !== null) target = moved * rowHeight + held.delta;
+        if (moved !== null) target = offsetOf(moved) + held.delta;
       }
     }
     if (target === null && scale.scaled && before.ratio !== scale.ratio) target = at;
@@ -51,10 +58,10 @@ export function useScrollAnchor(input: {
     }
 
     const position = target ?? scale.toVirtual(el.scrollTop);
-    const top = Math.floor(position / rowHeight);
+    const top = measured ? measured.indexAt(position) : Math.floor(position / rowHeight);
     const key = rowKey && position > 0 ? rowKey(top) : undefined;
     anchor.current =
-      key === undefined ? null : { index: top, key, delta: position - top * rowHeight };
+      key === undefined ? null : { index: top, key, delta: position - offsetOf(top) };
   });
 }
 

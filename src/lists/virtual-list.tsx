@@ -1,5 +1,6 @@
 import {
   elementScroll,
+  measureElement,
   observeElementOffset,
   useVirtualizer,
   type Virtualizer,
@@ -11,7 +12,8 @@ import { useScrollAnchor } from './use-scroll-anchor';
 /**
  * A virtualised list (@tanstack/react-virtual): only the rows in view, plus a few either side,
  * are in the DOM, however long the list. Rows have one fixed height, so a 100k-row list scrolls
- * to any place without measuring what it has not shown. Rows not loaded yet show a placeholder.
+ * to any place without measuring what it has not shown; with `measureRows` the rows shown take
+ * their content's height and the rest keep the estimate. Rows not loaded yet show a placeholder.
  *
  * Lists taller than a browser can lay out (1M rows) scroll through a scaled scroll area
  * (scroll-scale.ts): the virtualizer works in the list's true layout, the element in its capped
@@ -41,16 +43,30 @@ export function VirtualList<Row>(props: {
   className?: string;
   /** A place to bring into view (the selected row), whenever it changes. */
   scrollToIndex?: number | null;
+  /**
+   * Rows take the height of their content (rowHeight is then the estimate for rows not shown
+   * yet). Only while the list is not scaled: a list longer than a browser lays out keeps one
+   * height per row.
+   */
+  measureRows?: boolean;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const scale = useRef<ScrollScale>(
     scrollScale({ count: props.count, rowHeight: props.rowHeight, viewport: 0 }),
   );
+  const measuring =
+    props.measureRows === true &&
+    !scrollScale({ count: props.count, rowHeight: props.rowHeight, viewport: 0 }).scaled;
   const virtualizer: Virtualizer<HTMLDivElement, Element> = useVirtualizer({
     count: props.count,
     getScrollElement: () => scroller.current,
     estimateSize: () => props.rowHeight,
     overscan: props.overscan ?? 5,
+    // A row that has no layout yet (hidden, or a test's DOM) keeps its estimate.
+    measureElement: (element, entry, instance) => {
+      const size = measureElement(element, entry, instance);
+      return size > 0 ? size : props.rowHeight;
+    },
     // The virtualizer sees positions in the list's true layout; the element scrolls its own.
     observeElementOffset: (instance, report) =>
       observeElementOffset(instance, (offset, scrolling) =>
@@ -90,6 +106,12 @@ export function VirtualList<Row>(props: {
     rowHeight: props.rowHeight,
     count: props.count,
     rowKey: props.rowKey,
+    measured: measuring
+      ? {
+          indexAt: (position) => virtualizer.getVirtualItemForOffset(position)?.index ?? 0,
+          offsetOf: (index) => virtualizer.measurementsCache[index]?.start ?? 0,
+        }
+      : undefined,
   });
 
   const items = virtualizer.getVirtualItems();
@@ -114,7 +136,10 @@ export function VirtualList<Row>(props: {
       aria-label={props.label}
       data-scaled={current.scaled || undefined}
     >
-      <div className="virtual-list-inner" style={{ height: current.realHeight }}>
+      <div
+        className="virtual-list-inner"
+        style={{ height: measuring ? virtualizer.getTotalSize() : current.realHeight }}
+      >
         {items.map((item) => {
           const row = props.row(item.index);
           return (
@@ -126,7 +151,12 @@ export function VirtualList<Row>(props: {
               aria-posinset={item.index + 1}
               aria-busy={row === undefined || undefined}
               className="virtual-row"
-              style={{ height: item.size, transform: `translateY(${item.start + shift}px)` }}
+              data-index={item.index}
+              ref={measuring ? virtualizer.measureElement : undefined}
+              style={{
+                height: measuring ? undefined : item.size,
+                transform: `translateY(${item.start + shift}px)`,
+              }}
             >
               {row === undefined
                 ? (props.renderPlaceholder?.(item.index) ?? <SkeletonRow />)

@@ -41,6 +41,7 @@ function builtPatterns(product: string): Set<string> {
     r.connect.websiteFollowed,
     r.settings.feeds,
     PREVIEW_PATTERN,
+    r.assistant.base,
     r.assistant.full,
     r.assistant.history,
   ]);

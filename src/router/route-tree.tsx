@@ -210,20 +210,29 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       path: r.search.full,
       component: screens.searchFull,
     }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.assistant.full,
-      component: screens.assistantFull,
-    }),
+    ...[r.assistant.base, r.assistant.full].map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: screens.assistantFull }),
+    ),
     createRoute({
       getParentRoute: () => appLayout,
       path: r.assistant.history,
       component: screens.assistantHistory,
     }),
+    // Marked placeholders: the navigation shows no entry that leads to one (layout/built-routes).
     ...placeholderPatterns(product).map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: NotAvailablePage }),
+      createRoute({
+        getParentRoute: () => appLayout,
+        path,
+        component: NotAvailablePage,
+        staticData: { placeholder: true },
+      }),
     ),
-    createRoute({ getParentRoute: () => appLayout, path: '$', component: CatchAllPage }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: '$',
+      component: CatchAllPage,
+      staticData: { placeholder: true },
+    }),
   ];
 
   return rootRoute.addChildren([

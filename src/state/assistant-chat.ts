@@ -4,11 +4,11 @@ import {
   appendBlocks,
   rebaseBlocks,
   type BlocksState,
-} from '../features/assistant/markdown-blocks';
+} from '../lib/markdown-blocks';
 
 /**
  * A chat as the tab shows it: the worker's Chat with each bot message's text kept as markdown
- * blocks (features/assistant/markdown-blocks.ts), so a streamed append costs what was appended.
+ * blocks (lib/markdown-blocks.ts), so a streamed append costs what was appended.
  * Pure functions: the assistant state (assistant-state.ts) holds the result in a signal.
  */
 

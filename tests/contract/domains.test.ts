@@ -29,6 +29,8 @@ describe('domains', () => {
       'boards',
       'search',
       'assistant',
+      'uploads',
+      'extract',
     ]);
     expect(endpoints.markNotificationsRead.path).toBe('/notifications/read');
     expect(endpoints.health.path).toBe('/health');

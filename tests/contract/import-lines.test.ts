@@ -23,6 +23,8 @@ describe('import lines', () => {
     ['server/x.ts', "import { formatCount } from '../src/lib/format';\n"],
     ['contract/x.ts', "import { Hono } from 'hono';\n"],
     ['contract/x.ts', "import { formatCount } from '../src/lib/format';\n"],
+    ['src/state/x.ts', "import { ChatView } from '../features/assistant/chat-view';\n"],
+    ['src/state/x.ts', "import { createWorkspace } from '../../worker/create-workspace';\n"],
   ])('%s may not say %s', async (file, code) => {
     expect(await ruleIds(file, `${code}export const y = 1;\n`)).toContain('no-restricted-imports');
   });
@@ -65,6 +67,13 @@ describe('import lines', () => {
       await ruleIds(
         'contract/x.ts',
         "import { stemmer } from 'stemmer';\nexport const y = stemmer;\n",
+      ),
+    ).toEqual([]);
+    // The one server-sent-events parser (contract/event-stream.ts).
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { EventSourceParserStream } from 'eventsource-parser/stream';\nexport const y = EventSourceParserStream;\n",
       ),
     ).toEqual([]);
     expect(await ruleIds('worker/x.ts', "export const f = () => fetch('/api/health');\n")).toEqual(

@@ -7,7 +7,7 @@ import { registerAskRoute } from '../../server/assistant/ask-route';
 import { resolveAuth } from '../../server/auth/resolve';
 import type { AppEnv } from '../../server/context';
 import { ask, askPath, dataLines, filingsReader, writeFilings } from './assistant-fixture';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 const QUESTION = "What are Nike's risks from foreign currency exchange rates?";
 
@@ -28,7 +28,9 @@ const listen = async (fetch: (req: Request) => Response | Promise<Response>) => 
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
 
-describe.each(STORAGES)('the ask stream over a connection on %s', (storage) => {
+// Storage-independent: the stream over a socket; storing sessions is assistant-sessions.test.ts's
+// subject on every back end.
+describe.each(STORAGE_INDEPENDENT)('the ask stream over a connection on %s', (storage) => {
   let h: Harness;
   let token: string;
   let server: ServerType | null = null;

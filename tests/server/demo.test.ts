@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileKeyword, textIndex } from '../../server/documents/keyword-query';
+import { compileKeyword, textIndex } from '../../contract/keyword-query';
 import { createHarness, STORAGES, type Harness } from './harness';
 
 describe.each(STORAGES)('the demo workspace on %s', (storage) => {

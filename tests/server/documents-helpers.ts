@@ -1,5 +1,6 @@
 import { inTransaction } from '../../server/db/tx';
-import { insertDocuments, type IncomingDocument } from '../../server/documents/store';
+import { insertDocuments } from '../../server/content/store';
+import type { IncomingDocument } from '../../server/documents/incoming';
 import type { Harness } from './harness';
 
 /**

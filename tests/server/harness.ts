@@ -7,11 +7,11 @@ import type { Session } from '../../contract/auth';
 import { createApp } from '../../server/app';
 import type { ChangeRetention, ServerMetrics } from '../../server/context';
 import { openDatabase } from '../../server/db/database';
-import { migrateToLatest } from '../../server/db/migrate';
-import { serverDomains } from '../../server/domains';
 import { createMailer, type MailLog } from '../../server/mailer';
 import { runMaintenance } from '../../server/maintenance';
-import { seedDemoWorkspace } from '../../server/seed';
+import { createLocalStorage, type FileStorage } from '../../server/storage';
+import type { UploadSettings } from '../../server/uploads';
+import { migrateAndSeed, openPgliteFromTemplate, openSqliteFromTemplate } from './db-templates';
 
 /**
  * The storage back ends every storage-dependent suite runs against: SQLite and PostgreSQL in
@@ -23,6 +23,13 @@ export type Storage = 'sqlite' | 'pglite' | 'postgres';
 export const STORAGES: Storage[] = REAL_POSTGRES
   ? ['sqlite', 'pglite', 'postgres']
   : ['sqlite', 'pglite'];
+
+/**
+ * For a suite whose subject does not depend on storage (HTTP, validation, auth rules, parsing,
+ * the stream): SQLite alone, as `describe.each(STORAGE_INDEPENDENT)`. The storage those suites
+ * touch is tested on every back end by the storage suites; keep STORAGES for those.
+ */
+export const STORAGE_INDEPENDENT: Storage[] = ['sqlite'];
 
 /** The real server's admin URL when TEST_DATABASE_URL is set. */
 export const REAL_POSTGRES_URL = REAL_POSTGRES;
@@ -63,6 +70,9 @@ export const freshPostgresDatabase = async (adminUrl: string) => {
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
+/** The harness clock's start, and the seed's "now". */
+const SEED_NOW = Date.parse('2025-03-03T10:00:00.000Z');
+
 export type CallOptions = {
   body?: unknown;
   /** Sent as is, for malformed bodies. */
@@ -92,22 +102,24 @@ export const createHarness = async (
     idempotencyWaitMs?: number;
     signInWaitMs?: number;
     changeRetention?: ChangeRetention;
+    /** Uploaded files: a local disk in a temporary directory unless given (S3 tests). */
+    storage?: FileStorage;
+    uploads?: Partial<UploadSettings>;
   } = {},
 ) => {
-  const clock = { now: Date.parse('2025-03-03T10:00:00.000Z') };
+  const clock = { now: SEED_NOW };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
   const real =
     storage === 'postgres' && REAL_POSTGRES ? await freshPostgresDatabase(REAL_POSTGRES) : null;
-  const { db, dialect } = await openDatabase({
-    dataDir,
-    pglite: storage === 'pglite',
-    databaseUrl: real?.url,
-  });
-  await migrateToLatest(db);
-  for (const domain of serverDomains) await domain.prepare?.(db, { product: 'needl' });
-  if (opts.seed !== false) {
-    await seedDemoWorkspace(db, serverDomains, { now: clock.now, product: 'needl' });
-  }
+  // SQLite and PGlite start from a copy of a database migrated and seeded once (db-templates.ts):
+  // the same state the steps below make, without PGlite's initdb on every harness.
+  const template = { seedNow: SEED_NOW, product: 'needl', seed: opts.seed !== false };
+  const { db, dialect } = dataDir
+    ? await openSqliteFromTemplate(dataDir, template)
+    : storage === 'pglite'
+      ? await openPgliteFromTemplate(template)
+      : await openDatabase({ databaseUrl: real?.url });
+  if (storage === 'postgres') await migrateAndSeed(db, template);
   const mail: MailLog = { sent: [] };
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
@@ -117,7 +129,11 @@ export const createHarness = async (
     openConnections: 0,
     connectionsOpened: 0,
   };
+  const filesDir = opts.storage ? null : mkdtempSync(join(tmpdir(), 'server-files-'));
+  const files = opts.storage ?? createLocalStorage(filesDir!);
   const app = createApp({
+    storage: files,
+    uploads: opts.uploads,
     db,
     dialect,
     product: 'needl',
@@ -188,6 +204,7 @@ export const createHarness = async (
     await db.destroy();
     await real?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (filesDir) rmSync(filesDir, { recursive: true, force: true });
   };
 
   return {
@@ -204,6 +221,8 @@ export const createHarness = async (
     signInDemo,
     maintain,
     close,
+    /** The file storage the app writes uploads to. */
+    files,
   };
 };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../server/config';
-import { createIngestRunner } from '../../server/ingest/runner';
+import { createIngestRunner } from '../../server/content/runner';
 import { follow, newUser } from './documents-helpers';
 import { fixture, startFixtureServer, type FixtureServer } from './ingest-fixture-server';
 import { createHarness, type Harness } from './harness';

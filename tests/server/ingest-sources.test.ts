@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createIngestRunner } from '../../server/ingest/runner';
+import { createIngestRunner } from '../../server/content/runner';
 import { STORAGES } from './harness';
 import { fixture, rssOf } from './ingest-fixture-server';
 import { ingestSuite, MINUTE } from './ingest-suite';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createIngestRunner, type IngestRunner } from '../../server/ingest/runner';
+import { createIngestRunner, type IngestRunner } from '../../server/content/runner';
 import { createHarness, type Harness, type Storage } from './harness';
 import { startFixtureServer, type FixtureServer } from './ingest-fixture-server';
 

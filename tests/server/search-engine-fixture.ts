@@ -1,4 +1,4 @@
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import type { EngineQuery, SearchScope } from '../../server/search/engine';
 import { engineFor } from '../../server/search/engines';
 import { followSource } from '../../server/sources/follow';

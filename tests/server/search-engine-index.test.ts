@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import type { PassageQuery } from '../../server/search/engine';
 import { engineFor } from '../../server/search/engines';
 import { addDocs, news } from './documents-helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import { MAX_PASSAGE, MIN_PASSAGE, splitPassages } from '../../server/search/passages';
 import {
   exprWords,

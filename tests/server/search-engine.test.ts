@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../server/db/tx';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import { engineFor } from '../../server/search/engines';
 import { followSource } from '../../server/sources/follow';
 import { addDocs, news } from './documents-helpers';

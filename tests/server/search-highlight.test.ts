@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import { highlightText, matchTerms } from '../../server/search/highlight';
 import { editDistance } from '../../server/search/spell';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import { engineFor } from '../../server/search/engines';
 import { searchMigrations } from '../../server/search/migrations';
 import { countsOf } from '../../server/search/vocabulary';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseKeywordQuery } from '../../server/documents/keyword-query';
+import { parseKeywordQuery } from '../../contract/keyword-query';
 import { htmlToText, sanitizeHtml } from '../../server/documents/sanitize';
-import { MAX_TEXT } from '../../server/documents/store';
+import { MAX_TEXT } from '../../server/content/store';
 import { splitSentences } from '../../server/assistant/sentences';
 import { engineFor } from '../../server/search/engines';
 import { MAX_PASSAGE, MAX_PASSAGES, splitPassages } from '../../server/search/passages';

@@ -26,6 +26,8 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
   },
   // Content (issue 6): documents, sources, boards.
   readStatus: { body: { deeplinks: ['d1'], status: 'seen' }, field: 'status' },
+  markAllRead: { body: { before: 'yesterday' }, field: 'before' },
+  markUnread: { body: { deeplinks: [] }, field: 'deeplinks' },
   setPriority: { body: { source_ids: [], priority: true }, field: 'source_ids' },
   follow: { body: { key: '' }, field: 'key' },
   followMany: { body: { keys: [] }, field: 'keys' },

@@ -8,7 +8,7 @@ import {
   blocksOf,
   rebaseBlocks,
   type BlocksState,
-} from '../../src/features/assistant/markdown-blocks';
+} from '../../src/lib/markdown-blocks';
 import { answerUrl } from '../../src/features/assistant/markdown-rules';
 import { StreamingMarkdown } from '../../src/features/assistant/streaming-markdown';
 

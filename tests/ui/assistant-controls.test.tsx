@@ -91,12 +91,12 @@ describe('web search', () => {
   it('is offered only with its flag', async () => {
     await renderAssistant({ path: '/ask-needl/full' });
     await screen.findByPlaceholderText('Ask me anything...');
-    expect(screen.queryByRole('switch', { name: 'Web search' })).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Public corpus' })).toBeNull();
   });
 
   it('turns on in a new chat, and questions then ask the web', async () => {
     const view = await renderAssistant({ path: '/ask-needl/full', flags: WEB_FLAG });
-    fireEvent.click(await screen.findByRole('switch', { name: 'Web search' }));
+    fireEvent.click(await screen.findByRole('switch', { name: 'Public corpus' }));
     await waitFor(() => expect(view.chatState().webSearch).toBe(true));
     fireEvent.change(screen.getByLabelText('Your question'), { target: { value: 'Rates?' } });
     fireEvent.keyDown(screen.getByLabelText('Your question'), { key: 'Enter' });
@@ -114,7 +114,7 @@ describe('web search', () => {
       flags: WEB_FLAG,
     });
     await screen.findByRole('article', { name: 'Answer' });
-    const toggle = screen.getByRole('switch', { name: 'Web search' });
+    const toggle = screen.getByRole('switch', { name: 'Public corpus' });
     expect(toggle.getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(toggle);
     expect(await screen.findByText(LOCKED)).toBeTruthy();
@@ -169,6 +169,21 @@ describe('the assistant overlay', () => {
     await waitFor(() => expect(ops(view.calls, 'ask.unwatch')).toEqual([{ sessionId: 's1' }]));
   });
 
+  it('says it resumed the last chat, and starts a new one in one click (issue 18)', async () => {
+    await renderAssistant({
+      path: '/feeds/home?overlay-type=ask-needl',
+      chats: { s1: chat() },
+      chatState: { lastActiveSessionId: 's1' },
+    });
+    const panel = await screen.findByTestId('overlay');
+    await within(panel).findByRole('article', { name: 'Answer' });
+    expect(within(panel).getByText(/^Continuing your last chat/)).toBeTruthy();
+    fireEvent.click(within(panel).getByRole('button', { name: 'Start a new chat' }));
+    await waitFor(() => expect(within(panel).queryByRole('article', { name: 'Answer' })).toBeNull());
+    expect(within(panel).queryByText(/^Continuing your last chat/)).toBeNull();
+    expect(within(panel).getByPlaceholderText('Ask me anything...')).toBeTruthy();
+  });
+
   it('asks about the document a preview shows, from the preview', async () => {
     const view = await renderAssistant({
       path: '/feeds/home?overlay-type=preview&overlay-source=reuters&overlay-category=rss_news&overlay-deeplink=d1',
@@ -179,9 +194,14 @@ describe('the assistant overlay', () => {
       expect(Object.fromEntries(new URLSearchParams(view.history.location.search))).toEqual({
         'overlay-type': 'ask-needl',
         'overlay-preview_askneedl': 'd1',
+        'overlay-preview_title': 'Rates story 1',
       }),
     );
     const panel = await screen.findByTestId('overlay');
+    // It names the document it asks about (issue 18).
+    expect((await within(panel).findByText(/^Asking about/)).textContent).toBe(
+      'Asking about “Rates story 1”',
+    );
     await waitFor(() =>
       expect(view.chatState()).toMatchObject({
         searchWithin: 'document',

@@ -165,6 +165,9 @@ describe('deleting a session', () => {
     const before = await reads();
 
     fireEvent.click(screen.getByRole('button', { name: 'Delete Rates this week' }));
+    // It asks first (issue 18).
+    expect(callsOf(view.calls, 'ask.delete')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm delete Rates this week' }));
 
     expect(await screen.findByText('Session deleted successfully')).toBeTruthy();
     expect(callsOf(view.calls, 'ask.delete')).toEqual([{ sessionId: 's-feed' }]);
@@ -185,8 +188,25 @@ describe('deleting a session', () => {
     fireEvent.click(
       await screen.findByRole('button', { name: 'Delete What did the 10-K say about debt' }),
     );
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Confirm delete What did the 10-K say about debt' }),
+    );
     await screen.findByText('Session deleted successfully');
     expect(view.newChats()).toBe(1);
+  });
+
+  it('asks before deleting, and Cancel keeps the session (issue 18)', async () => {
+    const view = await renderPanel({
+      sessions: SESSIONS,
+      handlers: { 'ask.delete': () => ({ ok: true }) },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Rates this week' }));
+    expect(screen.getByRole('group', { name: 'Delete Rates this week?' }).textContent).toContain(
+      'Delete this chat?',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: /^Rates this week/ })).toBeTruthy();
+    expect(callsOf(view.calls, 'ask.delete')).toEqual([]);
   });
 
   it('keeps the session and says why when the delete fails', async () => {
@@ -200,6 +220,7 @@ describe('deleting a session', () => {
       },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Rates this week' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm delete Rates this week' }));
     expect(await screen.findByText('Session not found')).toBeTruthy();
     expect(screen.queryByText('Session deleted successfully')).toBeNull();
     expect(screen.getByRole('button', { name: /^Rates this week/ })).toBeTruthy();

@@ -78,6 +78,7 @@ describe('/ask-needl/history', () => {
     const view = await renderHistoryRoute();
     await waitFor(() => expect(screen.getByRole('button', { current: true })).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Delete Rates this week' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm delete Rates this week' }));
     await screen.findByText('Session deleted successfully');
     expect(callsOf(view.calls, 'ask.setState')).toEqual([{ lastActiveSessionId: null }]);
     expect(view.router.state.location.pathname).toBe('/ask-needl/history');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chat } from '../../contract/assistant';
 import type { OpName, WorkerEvent } from '../../contract/worker-api';
-import { allBlocks } from '../../src/features/assistant/markdown-blocks';
+import { allBlocks } from '../../src/lib/markdown-blocks';
 import { applyPatch, chatView, type BotView, type ChatView } from '../../src/state/assistant-chat';
 import { createAssistantState } from '../../src/state/assistant-state';
 import type { WorkspaceClient } from '../../src/workspace-client';

@@ -64,6 +64,13 @@ describe('breadcrumbs (000 §2)', () => {
     expect(trail[2].href).toBe('/channels/a%20b');
   });
 
+  it('names a preview by its source and "Document", never by ids (issue 18)', () => {
+    const trail = crumbs('/preview/rss_30767bf853384b0a/CdLg9xQ', {
+      rss_30767bf853384b0a: 'Central Bank Wire',
+    });
+    expect(trail.map((c) => c.label)).toEqual(['Home', 'Preview', 'Central Bank Wire', 'Document']);
+  });
+
   it('shows Home alone, bold, on "/"', () => {
     expect(crumbs('/')).toEqual([{ label: 'Home', href: null, bold: true }]);
   });
@@ -80,7 +87,12 @@ describe('breadcrumbs (000 §2)', () => {
     ['/ask-needl/history', ['Home', 'AskNeedl', 'History'], 'AskNeedl'],
     ['/settings/user-settings', ['Home', 'Settings', 'User Settings'], 'User Settings'],
     ['/custom-feed', ['Home', 'Custom Feed'], 'Custom Feed'],
-    ['/settings/feeds', ['Home', 'Settings', 'Feed Manager'], 'Feed Manager'],
+    ['/settings/feeds', ['Home', 'Settings', 'Ingestion Status'], 'Ingestion Status'],
+    [
+      '/settings/feeds/root',
+      ['Home', 'Settings', 'Ingestion Status', 'Feed Manager'],
+      'Feed Manager',
+    ],
     ['/managers/report_generation', ['Home', 'Managers', 'Report Generation'], 'Report Generation'],
     [
       '/pulse/settings/user-settings',

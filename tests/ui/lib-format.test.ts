@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatDate,
   formatPublished,
+  formatWhen,
   formatRelative,
   formatBadge,
   formatCount,
@@ -105,8 +107,27 @@ describe('formatRelative / formatPublished (card dates, ingestion status)', () =
   });
   it('a card is dated relatively within a day, else by its date', () => {
     expect(formatPublished(Date.parse('2024-03-03T09:00:00Z') / 1000, now)).toBe('3 hours ago');
-    expect(formatPublished(Date.parse('2024-03-01T09:00:00Z') / 1000, now)).toMatch(
-      /^1st Mar 2024$/,
-    );
+    expect(formatPublished(Date.parse('2024-03-01T09:00:00Z') / 1000, now)).toBe('1 Mar 2024');
+  });
+});
+
+describe('formatWhen / formatDate: one date style for every screen (issue 18)', () => {
+  const now = new Date(2026, 10, 27, 15, 0, 0);
+  it.each([
+    [new Date(2026, 10, 27, 14, 59, 58), 'just now'],
+    [new Date(2026, 10, 27, 14, 55, 0), '5 min ago'],
+    [new Date(2026, 10, 27, 12, 0, 0), '3 hours ago'],
+    [new Date(2026, 10, 26, 15, 0, 1), '23 hours ago'],
+    [new Date(2026, 10, 26, 15, 0, 0), '26 Nov 2026'],
+    [new Date(2026, 8, 5, 9, 0, 0), '5 Sep 2026'],
+    [new Date(2025, 0, 1, 0, 0, 0), '1 Jan 2025'],
+    // A publisher's clock ahead of ours: the date, never "in 2 hours".
+    [new Date(2026, 10, 27, 17, 0, 0), '27 Nov 2026'],
+  ])('%s reads "%s"', (date, text) => {
+    expect(formatWhen(date, now)).toBe(text);
+  });
+
+  it('dates without a time', () => {
+    expect(formatDate(new Date(2026, 10, 27, 23, 59))).toBe('27 Nov 2026');
   });
 });

@@ -69,6 +69,17 @@ describe('marking search matches in a previewed document', () => {
     expect(marked(staff)).toEqual(['employed', 'employs', 'Café', 'cafés']);
   });
 
+  it('marks what search highlights when an exclusion is itself excluded', () => {
+    // The query language (contract/keyword-query.ts) reads `NOT NOT rates` and `held --rates`
+    // as wanting rates, and search highlights them: the preview marks them too.
+    const twice = rendered(HTML);
+    markMatches(twice, PLAIN, { spans: null, term: 'NOT NOT rates' });
+    expect(marked(twice)).toEqual(['rates', 'Rates', 'rate']);
+    const dashes = rendered('<p>Central banks held rates.</p>');
+    markMatches(dashes, '', { spans: null, term: 'held --rates' });
+    expect(marked(dashes)).toEqual(['held', 'rates']);
+  });
+
   it('takes the marks out again, leaving the same text nodes', () => {
     const root = rendered(HTML);
     const first = root.querySelector('p')?.firstChild;

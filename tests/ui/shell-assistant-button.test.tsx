@@ -29,9 +29,10 @@ describe('floating assistant button rules (000 §2)', () => {
     expect(mode('/feeds/home', on, 600)).toBe('hidden');
   });
 
-  it('is hidden on tablets too, where the overlay it opens is not shown', () => {
-    expect(mode('/feeds/home', on, 900)).toBe('hidden');
-    expect(mode('/feeds/home', on, 1024)).toBe('hidden');
+  it('is shown on tablets, hidden on phones (issue 18: the assistant reachable at 900 px)', () => {
+    expect(mode('/feeds/home', on, 767)).toBe('hidden');
+    expect(mode('/feeds/home', on, 768)).toBe('enabled');
+    expect(mode('/feeds/home', on, 900)).toBe('enabled');
     expect(mode('/feeds/home', on, 1025)).toBe('enabled');
   });
 
@@ -65,10 +66,18 @@ describe('floating assistant button', () => {
     expect(await screen.findByTestId('overlay')).toBeTruthy();
   });
 
-  it('is not offered on a tablet, where clicking it could open nothing', async () => {
+  it('opens the assistant page on a tablet, where the overlay is not shown', async () => {
     setViewportWidth(900);
+    const { history } = await renderShell({ path: '/search?q=rates', session: SIGNED_IN });
+    fireEvent.click(await screen.findByRole('button', { name: 'Open AskNeedl' }));
+    await waitFor(() => expect(history.location.pathname).toBe('/ask-needl'));
+    expect(screen.queryByTestId('overlay')).toBeNull();
+  });
+
+  it('is not offered on a phone (the drawer reaches the assistant)', async () => {
+    setViewportWidth(390);
     await renderShell({ path: '/search?q=rates', session: SIGNED_IN });
-    await screen.findByRole('button', { name: 'Sign out' });
+    await screen.findByRole('button', { name: 'Account menu' });
     expect(screen.queryByRole('button', { name: /AskNeedl/ })).toBeNull();
   });
 });

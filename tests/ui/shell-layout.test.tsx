@@ -34,11 +34,11 @@ describe('a screen that is not built yet', () => {
   it('reports each route change to the worker', async () => {
     const { calls, history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
     await screen.findByRole('heading', { level: 1, name: 'My Data' });
-    fireEvent.click(screen.getByRole('link', { name: 'Groups' }));
-    await waitFor(() => expect(history.location.pathname).toBe('/channels'));
+    fireEvent.click(screen.getByRole('link', { name: 'Add source' }));
+    await waitFor(() => expect(history.location.pathname).toBe('/connect/rss'));
     await waitFor(() =>
       expect(calls.filter((c) => c.op === 'tab.route').map((c) => c.input)).toEqual([
-        { path: '/channels' },
+        { path: '/connect/rss' },
       ]),
     );
   });
@@ -196,7 +196,7 @@ describe('side navigation', () => {
 });
 
 describe('at phone widths', () => {
-  it('the account menu reaches Notifications, Settings, the account and Sign out', async () => {
+  it('the account menu reaches Notifications, the account and Sign out', async () => {
     setViewportWidth(600);
     const { history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
     const menu = await screen.findByRole('button', { name: 'Account menu' });
@@ -205,12 +205,14 @@ describe('at phone widths', () => {
 
     fireEvent.click(menu);
     expect(menu.getAttribute('aria-expanded')).toBe('true');
-    expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/settings');
+    expect(screen.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe(
+      '/notifications',
+    );
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
     expect(screen.getByText('Demo User')).toBeTruthy();
 
     // Escape closes it and gives focus back to its button.
-    fireEvent.keyDown(screen.getByRole('link', { name: 'Settings' }), { key: 'Escape' });
+    fireEvent.keyDown(screen.getByRole('link', { name: 'Notifications' }), { key: 'Escape' });
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(menu);
 

@@ -151,6 +151,29 @@ describe('/connect/rss', () => {
     );
   });
 
+  it('does not say "no feeds" while built-in sources are followed (issue 18)', async () => {
+    await renderShell({
+      path: '/connect/rss',
+      session: SIGNED_IN,
+      handlers: {
+        'flags.get': () => FEED_FLAGS,
+        'sources.list': () => [
+          source({ key: 'demo_wire', kind: 'builtin' }),
+          source({ key: 'sec', source_id: 's2', kind: 'filings' }),
+        ],
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Feeds you follow' });
+    await waitFor(() =>
+      expect(section.textContent).toContain(
+        'You follow no RSS feeds or websites yet. You follow 2 built-in sources (news and filings): see them in Ingestion status.',
+      ),
+    );
+    expect(
+      within(section).getByRole('link', { name: 'see them in Ingestion status' }).getAttribute('href'),
+    ).toBe('/settings/feeds');
+  });
+
   it("shows the server's 400 message in words", async () => {
     await renderShell({
       path: '/connect/rss',

@@ -1,5 +1,6 @@
-import { generateCorpus } from '../../server/documents/corpus';
-import { insertDocuments, type IncomingDocument } from '../../server/documents/store';
+import { generateCorpus } from '../../server/demo/corpus';
+import { insertDocuments } from '../../server/content/store';
+import type { IncomingDocument } from '../../server/documents/incoming';
 import { openDatabase } from '../../server/db/database';
 import type { Db } from '../../server/db/schema';
 import type { TestServer } from './support';

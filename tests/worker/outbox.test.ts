@@ -197,6 +197,65 @@ describe('outbox', () => {
   });
 });
 
+describe('outbox and a server asking for later (429)', () => {
+  it('keeps a change refused with 429, says so once, and sends it when Retry-After says', async () => {
+    // A manual clock: nothing is sent again until the test moves time on.
+    const clock = createManualClock();
+    const net = createFaultyFetch();
+    const ws = workspace({ fetch: net.fetch, clock });
+    const a = await ws.tab('tab', { visible: false });
+    const user = newUser();
+    await a.api.call('auth.signUp', user);
+    await ws.workspace.idle();
+
+    let refusals = 0;
+    net.state.rule = (url, init) => {
+      if (!isPreferencesPut(url, init.method) || refusals >= 2) return null;
+      refusals += 1;
+      return new Response(
+        JSON.stringify({ error: 'rate_limited', message: 'too many changes; try again in 30 seconds' }),
+        { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '30' } },
+      );
+    };
+    const since = a.events.length;
+    // Kept, not rolled back: the caller has the optimistic answer.
+    expect(await a.api.call('preferences.update', { nav_state: 'peek' })).toEqual({
+      nav_state: 'peek',
+      overlay_widths: {},
+    });
+    expect(await a.waitFor((e) => e.type === 'toast', { since })).toEqual({
+      type: 'toast',
+      kind: 'blank',
+      message: 'Too many changes at once: yours is saved and will be sent again in 30 seconds.',
+    });
+    expect(await a.api.call('outbox.list', {})).toEqual([
+      expect.objectContaining({
+        op: 'preferences.update',
+        attempts: 1,
+        last_error: 'too many changes; try again in 30 seconds',
+      }),
+    ]);
+
+    // Not before the server said: at 29 s nothing more was sent.
+    await clock.advance(29_000);
+    expect(refusals).toBe(1);
+    expect((await preferenceChanges(user)).changes).toEqual([]);
+    // At 30 s it goes, is refused again (no second toast), and waits another 30 s.
+    await clock.advance(1_000);
+    await expect.poll(() => refusals).toBe(2);
+    await expect
+      .poll(async () => (await a.api.call('outbox.list', {}))[0]?.attempts)
+      .toBe(2);
+    await clock.advance(30_000);
+    await a.waitFor((e) => e.type === 'outbox' && e.pending === 0, { since });
+    expect((await preferenceChanges(user)).preferences).toEqual({
+      nav_state: 'peek',
+      overlay_widths: {},
+    });
+    expect(a.events.slice(since).filter((e) => e.type === 'toast')).toHaveLength(1);
+  });
+});
+
 describe('outbox entries are independent', () => {
   it.each([
     ['answers 500 for it', () => errorResponse(500, 'internal', 'The server failed')],

@@ -77,10 +77,9 @@ const widgetsDomain = defineWorkerDomain(widgets, {
       optimistic: (_ctx, input) => [
         { store: 'widgets', key: input.id, value: { ...input, saved_at: null } },
       ],
-      confirm: (_input, result) => [
-        { store: 'widgets', key: (result as Widget).id, value: result },
-      ],
-      output: (result) => result as Widget,
+      // The answer is typed from saveWidget's response schema: no cast.
+      confirm: (_input, result) => [{ store: 'widgets', key: result.id, value: result }],
+      output: (result) => result,
       deferred: (_ctx, input) => ({ ...input, saved_at: null }),
     },
   },
@@ -236,6 +235,105 @@ describe('a new domain registered in the worker', () => {
   });
 });
 
+/**
+ * A domain with per-workspace state that follows another domain's store and change entity (the
+ * documents' read state) without that domain knowing it.
+ */
+const Seen = z.object({
+  reads: z.number().int(),
+  stores: z.array(z.array(z.string()).nullable()),
+  changes: z.array(z.string()),
+});
+const counters = defineDomain({
+  name: 'counters',
+  endpoints: {},
+  ops: { 'counters.seen': op(z.object({}), Seen) },
+  changes: {},
+  stores: [],
+});
+type CountersState = z.infer<typeof Seen>;
+const countersDomain = defineWorkerDomain(counters, {
+  state: (): CountersState => ({ reads: 0, stores: [], changes: [] }),
+  stores: {},
+  reads: {
+    'counters.seen'(ctx) {
+      ctx.state.reads += 1;
+      return ctx.state;
+    },
+  },
+  changes: {},
+  follows: {
+    stores: {
+      read_status(keys, { state }) {
+        state?.stores.push(keys);
+      },
+    },
+    changes: {
+      read_status(change, tx) {
+        tx.after((ctx) => void ctx.state.changes.push(change.id));
+      },
+    },
+  },
+});
+
+describe('a domain with state that follows other domains', () => {
+  it('keeps its state per workspace and hears of the read state the documents domain keeps', async () => {
+    const net = createFaultyFetch();
+    const feed: Change[] = [];
+    net.state.rule = (url, init) => {
+      const { pathname, searchParams } = new URL(url);
+      // The mark is accepted (no rollback to tell of); the change feed is the test's.
+      if (pathname.endsWith('/doc/read_status') && init.method === 'PUT') {
+        return json({ updated: 1 });
+      }
+      if (!pathname.endsWith('/sync/changes')) return null;
+      const after = Number(searchParams.get('after') ?? 0);
+      const changes = feed.filter((c) => c.seq > after);
+      const cursor = changes.length ? changes[changes.length - 1].seq : after;
+      return json({ changes, cursor, has_more: false, reset: false });
+    };
+    const domains = [...productDomains, countersDomain];
+    const one = workspace({ fetch: net.fetch, domains });
+    const two = workspace({ fetch: net.fetch, domains });
+    const a = await one.tab('tab-a');
+    const b = await two.tab('tab-b');
+    await a.api.call('auth.signUp', newUser());
+    await b.api.call('auth.signUp', newUser());
+    await one.workspace.idle();
+    await two.workspace.idle();
+
+    // Each workspace has its own state, made when the domain first runs there.
+    await call(a, 'counters.seen', {});
+    expect(await call(a, 'counters.seen', {})).toMatchObject({ reads: 2 });
+    expect(await call(b, 'counters.seen', {})).toEqual({ reads: 1, stores: [], changes: [] });
+
+    // A mark (the documents domain's store) reaches the follower with its keys...
+    await a.api.call('doc.setRead', { deeplinks: ['doc-1'], status: 'read' });
+    await expect
+      .poll(async () => ((await call(a, 'counters.seen', {})) as CountersState).stores)
+      .toEqual([['doc-1']]);
+
+    // ...and so does the documents' change entity, after its own domain applied it.
+    feed.push({
+      seq: 1,
+      entity: 'read_status',
+      entity_id: 'doc-2',
+      op: 'upsert',
+      data: { deeplink: 'doc-2', read: true },
+      created_at: SAVED_AT,
+    });
+    expect(await a.api.call('sync.pull', {})).toEqual({ applied: 1, cursor: 1 });
+    await one.workspace.idle();
+    expect(await call(a, 'counters.seen', {})).toMatchObject({
+      stores: [['doc-1'], ['doc-2']],
+      changes: ['doc-2'],
+    });
+    expect(await a.api.call('doc.readState', { deeplinks: ['doc-2'] })).toEqual({ 'doc-2': true });
+    // The other workspace heard nothing.
+    expect(await call(b, 'counters.seen', {})).toEqual({ reads: 2, stores: [], changes: [] });
+  });
+});
+
 describe('the registry refuses a domain that does not add up', () => {
   const build =
     (...extra: ReturnType<typeof defineWorkerDomain>[]) =>
@@ -260,6 +358,17 @@ describe('the registry refuses a domain that does not add up', () => {
     );
     expect(build(widgetsDomain, twin)).toThrow(
       'worker registry: op "widgets.save" is declared by domain "widgets" and domain "twin"',
+    );
+  });
+
+  it('names a follow of its own store or of a change no domain declares', () => {
+    const own = { ...widgetsDomain, follows: { stores: { widgets: () => {} }, changes: {} } };
+    expect(build(own)).toThrow(
+      'worker registry: domain "widgets" follows "widgets", not another domain\'s store',
+    );
+    const unknown = { ...widgetsDomain, follows: { stores: {}, changes: { gadget: () => {} } } };
+    expect(build(unknown)).toThrow(
+      'worker registry: domain "widgets" follows "gadget", not another domain\'s change',
     );
   });
 });

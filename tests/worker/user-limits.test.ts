@@ -67,4 +67,28 @@ describe('per-user limits from the worker', () => {
     // What the follow button's toast says (src/features/sources/use-follow-actions.ts).
     expect(userMessage(refused)).toBe('too many follows; try again in 60 minutes');
   });
+
+  it('words a 429 that carries no message of the server\'s (a proxy\'s) for the user, never as its status', async () => {
+    const fetchLike: FetchLike = async (url, init) =>
+      init.method === 'POST' && new URL(url).pathname.endsWith('/connect/rss')
+        ? new Response('<html><body>429 Too Many Requests</body></html>', {
+            status: 429,
+            headers: { 'content-type': 'text/html', 'retry-after': '20' },
+          })
+        : fetch(url, init as RequestInit);
+    const ws = suite.workspace({ fetch: fetchLike });
+    const tab = await ws.tab();
+    await tab.api.call('auth.signUp', newUser());
+    const refused = await tab.api
+      .call('sources.followUrl', { url: 'https://news.example.com/feed.xml' })
+      .then(() => null)
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: 'Too many requests right now. Try again in 20 seconds.',
+      retryAfterMs: 20_000,
+    });
+    expect(userMessage(refused)).toBe('Too many requests right now. Try again in 20 seconds.');
+  });
 });

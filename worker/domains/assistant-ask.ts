@@ -9,6 +9,7 @@ import {
 import type { Connection } from '../tabs';
 import {
   chatsOf,
+  type ChatsCtx,
   fetchSession,
   forgetIfIdle,
   keepServerSession,
@@ -138,7 +139,7 @@ async function runAsk(chats: Chats, entry: Entry, run: Run, request: AskRequest)
  * ask.send: adds the question and its empty answer, answers at once, streams on; the asking
  * connection watches the chat.
  */
-export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
+export async function askSend(ctx: ChatsCtx, input: SendInput, conn: Connection) {
   const chats = chatsOf(ctx);
   const sessionId = input.sessionId ?? crypto.randomUUID();
   let entry = input.sessionId ? await load(chats, sessionId, conn.variant).catch(() => null) : null;
@@ -188,7 +189,7 @@ export async function askSend(ctx: Ctx, input: SendInput, conn: Connection) {
   return { sessionId, messageId };
 }
 
-export function askStop(ctx: Ctx, sessionId: string) {
+export function askStop(ctx: ChatsCtx, sessionId: string) {
   const entry = chatsOf(ctx).lives.get(sessionId);
   return { stopped: entry ? stopRun(chatsOf(ctx), entry) : false };
 }

@@ -1,6 +1,7 @@
 import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../contract/assistant';
 import type { Variant } from '../../contract/worker-api';
 import { ApiError, isNetworkError } from '../api-client';
+import type { DomainCtx } from '../registry';
 import type { Owner } from '../session';
 import type { Connection } from '../tabs';
 import { createLiveUpdates, lastBot, newLive, type LiveChat } from './assistant-live';
@@ -11,6 +12,7 @@ import {
   serverSessionWrites,
   SESSIONS,
   type Ctx,
+  type S,
 } from './assistant-store';
 
 /**
@@ -24,7 +26,9 @@ export type Run = { controller: AbortController; messageId: string; ended: boole
 /** `owner`: the session the chat was opened in; what it writes lands only while that lasts. */
 export type Entry = LiveChat & { run: Run | null; owner: Owner };
 
+/** The assistant's state in a workspace (its `state` in assistant.ts). */
 export type Chats = {
+  /** The workspace's context (the state's own parts need no state). */
   ctx: Ctx;
   /** The session (its id) the chats in memory belong to. */
   session: string | null;
@@ -33,17 +37,21 @@ export type Chats = {
   updates: ReturnType<typeof createLiveUpdates>;
 };
 
-/** Per workspace: its mirror is the one object every part of a workspace shares. */
-const workspaces = new WeakMap<object, Chats>();
+/** A workspace's chats: none yet, their patches on the workspace's clock. */
+export const createChats = (ctx: Ctx): Chats => ({
+  ctx,
+  session: null,
+  lives: new Map(),
+  loading: new Map(),
+  updates: createLiveUpdates({ clock: ctx.clock, deliver: ctx.deliver }),
+});
+
+/** What the assistant's ops are handed: the context with the workspace's chats. */
+export type ChatsCtx = DomainCtx<S, Chats>;
 
 /** The workspace's chats, of the current session only (a sign-out forgets the others). */
-export function chatsOf(ctx: Ctx): Chats {
-  let chats = workspaces.get(ctx.mirror);
-  if (!chats) {
-    const updates = createLiveUpdates({ clock: ctx.clock, deliver: ctx.deliver });
-    chats = { ctx, session: null, lives: new Map(), loading: new Map(), updates };
-    workspaces.set(ctx.mirror, chats);
-  }
+export function chatsOf(ctx: ChatsCtx): Chats {
+  const chats = ctx.state;
   const session = ctx.owner()?.session_id ?? null;
   if (chats.session !== session) {
     for (const entry of chats.lives.values()) entry.run?.controller.abort();
@@ -60,9 +68,6 @@ export function newEntry(ctx: Ctx, chat: Chat): Entry {
   if (!owner) throw new ApiError(401, 'no_token', 'The assistant needs a signed-in session');
   return { ...newLive(chat), run: null, owner };
 }
-
-/** The chats of the workspace whose mirror this is, if it has any (store watchers). */
-export const chatsOfMirror = (mirror: object) => workspaces.get(mirror);
 
 /** The server's session, or null when it has none under this id. */
 export async function fetchSession(ctx: Ctx, id: string, variant: Variant, background: boolean) {
@@ -171,7 +176,7 @@ export function forgetIfIdle(chats: Chats, entry: Entry) {
 }
 
 /** ask.watch: the chat now; its updates follow to this connection until unwatch. */
-export async function askWatch(ctx: Ctx, sessionId: string, conn: Connection) {
+export async function askWatch(ctx: ChatsCtx, sessionId: string, conn: Connection) {
   const chats = chatsOf(ctx);
   const entry = await load(chats, sessionId, conn.variant);
   if (!entry) throw new ApiError(404, 'not_found', `No assistant session ${sessionId}`);
@@ -179,7 +184,7 @@ export async function askWatch(ctx: Ctx, sessionId: string, conn: Connection) {
   return entry.chat;
 }
 
-export function askUnwatch(ctx: Ctx, sessionId: string, conn: Connection) {
+export function askUnwatch(ctx: ChatsCtx, sessionId: string, conn: Connection) {
   const chats = chatsOf(ctx);
   const entry = chats.lives.get(sessionId);
   if (!entry) return {};

@@ -1,4 +1,3 @@
-import { createParser } from 'eventsource-parser';
 import {
   ASK_ERROR_PREFIX,
   ASK_PATH,
@@ -9,13 +8,14 @@ import {
   type AskScope,
   type SessionMetadata,
 } from '../../contract/assistant';
+import { eventJson, readEventStream } from '../../contract/event-stream';
 import type { Variant } from '../../contract/worker-api';
 import { isAbortError, messageOf, type ApiClient } from '../api-client';
 import type { QueryValue } from '../api-request';
 
 /**
  * One question's trip: GET /ml/ask-{product} with the scope as its query, answered as
- * server-sent events read with eventsource-parser. Each event is handed on as it comes; the
+ * server-sent events (contract/event-stream.ts). Each event is handed on as it comes; the
  * trip ends with DONE, an `[ERROR]` line, a failure, or an abort.
  */
 
@@ -79,14 +79,6 @@ export function scopeMetadata(scope: AskScope, product: string): SessionMetadata
   };
 }
 
-const json = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * Asks and reads the answer's events into `onEvent` until DONE, an `[ERROR]` line (its text is
  * the error), the end of the body (an error: the answer was cut off) or `signal`.
@@ -97,23 +89,6 @@ export async function streamAsk(
   signal: AbortSignal,
   onEvent: (event: AskEvent) => void,
 ): Promise<StreamEnd> {
-  // Set from the parser's callback (an object: a `let` would be narrowed to null below).
-  const trip: { end: StreamEnd | null } = { end: null };
-  const parser = createParser({
-    onEvent({ data }) {
-      if (trip.end) return;
-      if (data.startsWith(ASK_ERROR_PREFIX)) {
-        const message = data.slice(ASK_ERROR_PREFIX.length).trim();
-        trip.end = { kind: 'error', message: message || 'The answer failed' };
-        return;
-      }
-      const parsed = AskEvent.safeParse(json(data));
-      // An event this build does not know (a newer server's) carries nothing it can show.
-      if (!parsed.success) return;
-      onEvent(parsed.data);
-      if (parsed.data.status === 'DONE') trip.end = { kind: 'done' };
-    },
-  });
   try {
     const response = await client.send(
       {
@@ -127,24 +102,19 @@ export async function streamAsk(
       { signal },
     );
     if (!response.body) return { kind: 'error', message: 'The answer came with no body' };
-    const reader = response.body.getReader();
-    const cancel = () => void reader.cancel().catch(() => {});
-    signal.addEventListener('abort', cancel, { once: true });
-    const decoder = new TextDecoder();
-    try {
-      while (!trip.end) {
-        const { done, value } = await reader.read();
-        if (signal.aborted) return { kind: 'aborted' };
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
+    for await (const { data } of readEventStream(response.body, { signal })) {
+      if (data.startsWith(ASK_ERROR_PREFIX)) {
+        const message = data.slice(ASK_ERROR_PREFIX.length).trim();
+        return { kind: 'error', message: message || 'The answer failed' };
       }
-      if (!trip.end) parser.reset({ consume: true });
-    } finally {
-      signal.removeEventListener('abort', cancel);
-      // DONE or [ERROR] came: nothing after it matters (the server ends the stream anyway).
-      if (trip.end) cancel();
+      const parsed = AskEvent.safeParse(eventJson(data));
+      // An event this build does not know (a newer server's) carries nothing it can show.
+      if (!parsed.success) continue;
+      onEvent(parsed.data);
+      // Nothing after DONE matters: leaving the loop releases the connection.
+      if (parsed.data.status === 'DONE') return { kind: 'done' };
     }
-    return trip.end ?? { kind: 'error', message: 'The answer was cut off before it was complete' };
+    return { kind: 'error', message: 'The answer was cut off before it was complete' };
   } catch (error) {
     if (signal.aborted || isAbortError(error)) return { kind: 'aborted' };
     return { kind: 'error', message: messageOf(error) };

@@ -1,4 +1,4 @@
-import { assistant, type AskSession, type SessionSummary } from '../../contract/assistant';
+import { assistant, type SessionSummary } from '../../contract/assistant';
 import type { PatchItem } from '../mirror';
 import { defineWorkerDomain } from '../registry';
 import { askSend, askStop } from './assistant-ask';
@@ -6,7 +6,7 @@ import {
   askUnwatch,
   askWatch,
   chatsOf,
-  chatsOfMirror,
+  createChats,
   setTitle,
   type Entry,
 } from './assistant-chats';
@@ -35,6 +35,7 @@ const OK = { ok: true } as const;
  * feedback optimistic through the outbox, and the chat state kept per user.
  */
 export const assistantDomain = defineWorkerDomain(assistant, {
+  state: createChats,
   stores: {
     assistant_sessions: SESSIONS_SPEC,
     assistant_messages: MESSAGES_SPEC,
@@ -64,7 +65,7 @@ export const assistantDomain = defineWorkerDomain(assistant, {
         return summary ? [{ store: SESSIONS, key: sessionId, value: { ...summary, title } }] : [];
       },
       confirm: ({ sessionId }, result) => [
-        { store: SESSIONS, key: sessionId, value: summaryOf(result as AskSession) },
+        { store: SESSIONS, key: sessionId, value: summaryOf(result) },
       ],
       output: () => OK,
       deferred: () => OK,
@@ -115,8 +116,7 @@ export const assistantDomain = defineWorkerDomain(assistant, {
   },
   watch: {
     // A renamed session (here, elsewhere, or a rename rolled back): its open chat follows.
-    async assistant_sessions(keys, { mirror }) {
-      const chats = chatsOfMirror(mirror);
+    async assistant_sessions(keys, { mirror, state: chats }) {
       if (!chats) return;
       const db = await mirror;
       for (const [id, live] of chats.lives) {

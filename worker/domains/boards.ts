@@ -1,18 +1,27 @@
 import { boards, HOME_BOARD, type Board } from '../../contract/boards';
 import type { Variant } from '../../contract/tabs';
-import type { Mirror, PatchItem } from '../mirror';
+import type { PatchItem } from '../mirror';
 import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain } from '../registry';
-import { FEED_ENTRIES_SPEC, type Ctx, type S } from './feed-store';
-import { currentOwner, onBoardVersion, onFeedChange, resetFeed } from './feed-sync';
+import { FEED_ENTRIES_SPEC, feedKeysOfDocs, type Ctx, type S } from './feed-store';
+import {
+  createFeedStates,
+  currentOwner,
+  onBoardVersion,
+  onFeedChange,
+  resetFeed,
+} from './feed-sync';
 import { feedTabs, readFeedWindow, refreshFeed } from './feed-window';
 import { freshRead, ownKey } from './fresh';
-import { markSearchesStale } from './search-store';
+import { deeplinksOf } from './read-state';
 
 const BOARDS = 'boards' satisfies S;
 /** Every feed's id (disabled ones too), in the server's order, and when it was fetched. */
 const LIST = ownKey('list');
 type ListRecord = { ids: string[]; fetched_at: number };
+
+/** More changed deeplinks than this: the feeds' rows are re-read whole (no index walk). */
+const FEED_KEYS_LOOKUP_MAX = 200;
 
 /** 002 §7: the feeds index is fresh for 15 s. */
 const LIST_FRESH_MS = 15_000;
@@ -80,6 +89,7 @@ const boardWrite = (board: Board): PatchItem<S> => ({
  * the outbox; a definition's new version starts its feed's mirror over.
  */
 export const boardsDomain = defineWorkerDomain(boards, {
+  state: createFeedStates,
   stores: {
     boards: { keyPath: null, version: 1 },
     feed_entries: FEED_ENTRIES_SPEC,
@@ -154,8 +164,8 @@ export const boardsDomain = defineWorkerDomain(boards, {
         const board = await get<Board>(ctx, id);
         return board ? [boardWrite({ ...board, ...draft })] : [];
       },
-      confirm: (_input, result) => [boardWrite(result as Board)],
-      output: (result) => result as Board,
+      confirm: (_input, result) => [boardWrite(result)],
+      output: (result) => result,
       deferred: async (ctx, { id }) => {
         const board = await get<Board>(ctx, id);
         if (!board) throw new Error(`boards.update: feed ${id} is not known here yet`);
@@ -170,8 +180,8 @@ export const boardsDomain = defineWorkerDomain(boards, {
         const board = await get<Board>(ctx, id);
         return board ? [boardWrite({ ...board, enabled })] : [];
       },
-      confirm: (_input, result) => [boardWrite(result as Board)],
-      output: (result) => result as Board,
+      confirm: (_input, result) => [boardWrite(result)],
+      output: (result) => result,
       deferred: async (ctx, { id }) => {
         const board = await get<Board>(ctx, id);
         if (!board) throw new Error(`boards.enable: feed ${id} is not known here yet`);
@@ -201,8 +211,21 @@ export const boardsDomain = defineWorkerDomain(boards, {
       if (change.op !== 'upsert') return;
       const { board_id, seq } = change.data;
       tx.after((ctx) => onFeedChange(ctx, feedId(board_id), seq));
-      // New documents in a feed: mirrored searches may miss them (revalidated when next read).
-      tx.after(async (ctx) => markSearchesStale((await ctx.mirror) as Mirror<string>));
+    },
+  },
+  follows: {
+    stores: {
+      // The feed rows showing these documents carry their read state: their tabs re-read them.
+      async read_status(keys, { mirror, emit }) {
+        const deeplinks = keys === null ? null : deeplinksOf(keys);
+        if (deeplinks?.length === 0) return;
+        const rows =
+          deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
+            ? null
+            : await feedKeysOfDocs(await mirror, deeplinks);
+        if (rows?.length === 0) return;
+        emit({ type: 'changed', store: 'feed_entries', keys: rows });
+      },
     },
   },
 });

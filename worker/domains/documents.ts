@@ -1,29 +1,31 @@
-import { documents, type DocumentDetail } from '../../contract/documents';
-import { ApiError } from '../api-client';
+import { documents, MARK_ALL_READ_LIMIT, type DocumentDetail } from '../../contract/documents';
 import type { Mirror } from '../mirror';
+import { ApiError } from '../api-client';
 import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain } from '../registry';
-import { feedKeysOfDocs } from './feed-store';
 import {
-  deeplinksOf,
   ensureReadList,
   pullReadList,
   READ_STORE,
   readStates,
   readWrites,
+  unreadInFeed,
   type S,
 } from './read-state';
-import { searchRowsOfDocs } from './search-store';
 
 const DOCS = 'documents' satisfies S;
-/** More changed deeplinks than this: the feeds are told to re-read whole (no index walk). */
-const FEED_KEYS_LOOKUP_MAX = 200;
+
+/**
+ * What each mark-all-read of this worker marked in the mirror, by the tab's `mark_id`, until its
+ * answer: while offline the op answers with these, so the tab can offer Undo all the same.
+ */
+const markedHere = new Map<string, string[]>();
 
 /**
  * Documents: the whole document a preview shows (kept once fetched: a document does not
  * change) and the user's read state (read-state.ts). Marking read or unread is optimistic
- * through the outbox: the mirror changes at once, every tab hears of it (the read-state store
- * and the feed and search rows showing those documents), and a refusal puts it back.
+ * through the outbox: the mirror changes at once, every tab hears of it (the read-state store;
+ * the domains showing documents follow it: feed and search rows), and a refusal puts it back.
  */
 export const documentsDomain = defineWorkerDomain(documents, {
   stores: {
@@ -51,12 +53,12 @@ export const documentsDomain = defineWorkerDomain(documents, {
           return found;
         });
       }
-      const [read] = await readStates(mirror as Mirror<string>, [deeplink]);
+      const [read] = await readStates(mirror, [deeplink]);
       return { ...doc, read };
     },
     async 'doc.readState'(ctx, { deeplinks }) {
       await ensureReadList(ctx, true);
-      const states = await readStates((await ctx.mirror) as Mirror<string>, deeplinks);
+      const states = await readStates(await ctx.mirror, deeplinks);
       return Object.fromEntries(deeplinks.map((d, i) => [d, states[i]]));
     },
   },
@@ -68,6 +70,37 @@ export const documentsDomain = defineWorkerDomain(documents, {
       optimistic: (_ctx, { deeplinks, status }) => readWrites(deeplinks, status === 'read'),
       deferred: () => undefined,
     },
+    'doc.markAllRead': {
+      endpoint: 'markAllRead',
+      params: ({ board }) => ({ id: board }),
+      body: ({ before, tab, source }) => ({ before, tab, source }),
+      // In line with single marks: the last thing the user did to read state is what stands.
+      orderKey: () => 'read',
+      async optimistic(ctx, input) {
+        // The feed's entries are the boards domain's store: read here, never written.
+        const mirror = (await ctx.mirror) as unknown as Mirror<string>;
+        const marked = await unreadInFeed(mirror, input, MARK_ALL_READ_LIMIT);
+        if (input.mark_id) markedHere.set(input.mark_id, marked);
+        return readWrites(marked, true);
+      },
+      confirm: (input, result) => {
+        if (input.mark_id) markedHere.delete(input.mark_id);
+        return readWrites(result.deeplinks, true);
+      },
+      output: (result) => result,
+      // Offline: the documents the mirror marked are what an undo restores meanwhile.
+      deferred: (_ctx, { mark_id }) => {
+        const marked = (mark_id && markedHere.get(mark_id)) || [];
+        if (mark_id) markedHere.delete(mark_id);
+        return { deeplinks: marked, has_more: false };
+      },
+    },
+    'doc.markUnread': {
+      endpoint: 'markUnread',
+      orderKey: () => 'read',
+      optimistic: (_ctx, { deeplinks }) => readWrites(deeplinks, false),
+      deferred: () => undefined,
+    },
   },
   changes: {
     read_status(change, tx) {
@@ -77,24 +110,6 @@ export const documentsDomain = defineWorkerDomain(documents, {
         change.op === 'upsert' ? change.data.deeplink : change.id,
         read || undefined,
       );
-    },
-  },
-  watch: {
-    // The feed rows showing these documents carry their read state: their tabs re-read them.
-    async read_status(keys, { mirror, emit }) {
-      const deeplinks = keys === null ? null : deeplinksOf(keys);
-      if (deeplinks?.length === 0) return;
-      const rows =
-        deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
-          ? null
-          : await feedKeysOfDocs((await mirror) as Mirror<string>, deeplinks);
-      const found =
-        deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
-          ? null
-          : await searchRowsOfDocs((await mirror) as Mirror<string>, deeplinks);
-      if (found?.length !== 0) emit({ type: 'changed', store: 'search_results', keys: found });
-      if (rows?.length === 0) return;
-      emit({ type: 'changed', store: 'feed_entries', keys: rows });
     },
   },
   async refresh(ctx) {

@@ -6,8 +6,9 @@ import {
   type ResultCard,
 } from '../../contract/documents';
 import type { Mirror, MirrorTx, StoreSpec, WindowQuery } from '../mirror';
-import type { DomainContext, StoreOf } from '../registry';
+import type { DomainCtx, StoreOf } from '../registry';
 import type { Owner } from '../session';
+import type { FeedStates } from './feed-sync';
 
 /**
  * The feed mirror, store 'feed_entries': one record per (feed, document) holding the card and
@@ -18,7 +19,8 @@ import type { Owner } from '../session';
  */
 
 export type S = StoreOf<typeof boards>;
-export type Ctx = DomainContext<S>;
+/** The feeds' context: their state in a workspace is each feed's sync (feed-sync.ts). */
+export type Ctx = DomainCtx<S, FeedStates>;
 export const FEED = 'feed_entries' satisfies S;
 
 export type EntryRecord = {
@@ -141,7 +143,7 @@ export const withinPrefix = (meta: FeedMeta, unix: number, doc: string) =>
  * times each document, those that exist. No index by document: it would cost every write of a
  * sync for a lookup that read-state changes make now and then.
  */
-export async function feedKeysOfDocs(mirror: Mirror<string>, docs: string[]): Promise<string[]> {
+export async function feedKeysOfDocs(mirror: Mirror<S>, docs: string[]): Promise<string[]> {
   const metas = await mirror.range<Partial<FeedMeta>>(FEED, { lower: '#', upper: '#\uffff' });
   const feeds = metas.flatMap((m) => (typeof m.board === 'string' ? [m.board] : []));
   const candidates = feeds.flatMap((feed) => docs.map((doc) => entryKey(feed, doc)));

@@ -35,12 +35,13 @@ type FeedState = {
   caughtUp: boolean;
 };
 
-const states = new WeakMap<object, Map<string, FeedState>>();
+/** The feeds' state in a workspace (its `state` in boards.ts): each feed's, by session and feed. */
+export type FeedStates = Map<string, FeedState>;
+export const createFeedStates = (): FeedStates => new Map();
 
 /** The feed's in-memory state in this workspace and session. */
 export function feedState(ctx: Ctx, owner: Owner, feed: string): FeedState {
-  let byFeed = states.get(ctx);
-  if (!byFeed) states.set(ctx, (byFeed = new Map()));
+  const byFeed = ctx.state;
   const id = `${owner.session_id}\u0000${feed}`;
   let state = byFeed.get(id);
   if (!state) {

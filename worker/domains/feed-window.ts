@@ -1,7 +1,6 @@
 import type { FeedSort } from '../../contract/boards';
 import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../contract/documents';
 import { isNetworkError } from '../api-client';
-import type { Mirror } from '../mirror';
 import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import {
@@ -50,7 +49,7 @@ const TABS_MOVED_MS = 1_000;
 
 const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
   const read = await readStates(
-    (await ctx.mirror) as Mirror<string>,
+    await ctx.mirror,
     cards.map((c) => c.doc_id),
   );
   return cards.map((card, i) => ({ ...card, read: read[i] }));
@@ -228,12 +227,22 @@ export async function feedTabs(
       };
       await ctx.reads.store([{ store: FEED, key: record.id, value: record }], owner, false);
     } catch (error) {
-      if (!record || !isNetworkError(error)) throw error;
+      // Offline with no counts of the server's kept: the mirror's own counts (below) rather
+      // than no tabs, which a tab would show as "All 0" beside the documents it reads.
+      if (!isNetworkError(error) || (!record && !meta)) throw error;
     }
   }
-  if (!record) throw sessionChanged('feed.tabs');
-  if (source === null && !meta?.complete) return record.tabs;
   const count = (tab: string) => meta?.counts[countKey(source, tab)] ?? 0;
+  if (!record) {
+    if (!meta) throw sessionChanged('feed.tabs');
+    return FEED_TABS.filter((tab) => count(tab.key) > 0).map((tab) => ({
+      key: tab.key,
+      label: tab.label,
+      data: count(tab.key),
+      icon: tab.key,
+    }));
+  }
+  if (source === null && !meta?.complete) return record.tabs;
   const counted = record.tabs.map((t) => ({ ...t, data: count(t.key) }));
   const listed = new Set(counted.map((t) => t.key));
   for (const tab of FEED_TABS) {

@@ -8,7 +8,7 @@ import {
   type SearchResult,
 } from '../../contract/search';
 import type { Mirror, MirrorTx, StoreSpec } from '../mirror';
-import type { DomainContext, StoreOf } from '../registry';
+import type { DomainCtx, StoreOf } from '../registry';
 import type { Owner } from '../session';
 import { ownKey } from './fresh';
 
@@ -21,7 +21,13 @@ import { ownKey } from './fresh';
  */
 
 export type S = StoreOf<typeof search>;
-export type Ctx = DomainContext<S>;
+/**
+ * The search domain's state in a workspace (its `state` in search.ts): the search read last in
+ * this workspace and session, which reading again moves nothing (search-window.ts).
+ */
+export type SearchState = { lastRead: string | null };
+export const createSearchState = (): SearchState => ({ lastRead: null });
+export type Ctx = DomainCtx<S, SearchState>;
 export const QUERIES = 'search_queries' satisfies S;
 export const RESULTS = 'search_results' satisfies S;
 
@@ -96,7 +102,7 @@ export const readMark = async (ctx: Ctx) =>
   (await (await ctx.mirror).get<MarkRecord>(QUERIES, MARK_KEY))?.mark ?? 0;
 
 /** The feed moved: every mirrored search is stale (revalidated when next read). */
-export async function markSearchesStale(mirror: Mirror<string>) {
+export async function markSearchesStale(mirror: Mirror<S>) {
   await mirror.update<MarkRecord>(QUERIES, MARK_KEY, (now) => ({
     key: MARK_KEY,
     mark: (now?.mark ?? 0) + 1,
@@ -114,7 +120,7 @@ export async function readRows(ctx: Ctx, key: string, from: number, to: number) 
 }
 
 /** The 'search_results' keys of the rows showing these documents (their read state changed). */
-export async function searchRowsOfDocs(mirror: Mirror<string>, docs: string[]) {
+export async function searchRowsOfDocs(mirror: Mirror<S>, docs: string[]) {
   const found = await Promise.all(
     docs.map((doc) => mirror.range<RowRecord>(RESULTS, { index: 'doc', lower: doc, upper: doc })),
   );

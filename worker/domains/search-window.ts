@@ -6,7 +6,6 @@ import {
   type SearchWindow,
 } from '../../contract/search';
 import { isNetworkError } from '../api-client';
-import type { Mirror } from '../mirror';
 import { sessionChanged } from '../api-errors';
 import type { Owner } from '../session';
 import { fetchPage } from './search-fetch';
@@ -72,14 +71,11 @@ function revalidate(ctx: Ctx, key: string, params: SearchParams) {
   );
 }
 
-/** The search read last in this workspace and session: reading it again moves nothing. */
-const lastRead = new WeakMap<object, string>();
-
 async function touch(ctx: Ctx, owner: Owner, key: string) {
   const id = `${owner.session_id}\u0000${key}`;
-  if (lastRead.get(ctx) === id) return;
+  if (ctx.state.lastRead === id) return;
   await touchSearch(ctx, owner, key);
-  lastRead.set(ctx, id);
+  ctx.state.lastRead = id;
 }
 
 /** The window from the mirror, rows joined with their read state. */
@@ -92,7 +88,7 @@ async function fromMirror(
   const reachable = reachableOf(record);
   const rows = await readRows(ctx, record.key, offset, Math.min(offset + count, reachable) - 1);
   const read = await readStates(
-    (await ctx.mirror) as Mirror<string>,
+    await ctx.mirror,
     rows.map((r) => r.doc),
   );
   return {

@@ -1,16 +1,28 @@
 import { search } from '../../contract/search';
 import { defineWorkerDomain } from '../registry';
 import { exchangesBody, tagsBody } from './search-fetch';
-import { QUERIES_SPEC, RESULTS_SPEC } from './search-store';
+import { deeplinksOf } from './read-state';
+import {
+  createSearchState,
+  markSearchesStale,
+  QUERIES_SPEC,
+  RESULTS_SPEC,
+  searchRowsOfDocs,
+} from './search-store';
 import { readSearchWindow, refreshSearch } from './search-window';
+
+/** More changed deeplinks than this: the search rows are re-read whole (no index walk). */
+const ROWS_LOOKUP_MAX = 200;
 
 /**
  * Search: every search a tab runs is mirrored (search-store.ts), so a repeated search paints
  * at once from the mirror and is revalidated behind it (search-window.ts); the facets (tags,
- * exchanges' companies) are asked of the server each time. A 'feed' change marks mirrored
- * searches stale (boards.ts calls markSearchesStale); a sign-out wipes them with the rest.
+ * exchanges' companies) are asked of the server each time. It follows the feeds' 'feed'
+ * change (mirrored searches are marked stale) and the documents' read state (the rows showing
+ * them are re-read); a sign-out wipes them with the rest.
  */
 export const searchDomain = defineWorkerDomain(search, {
+  state: createSearchState,
   stores: {
     search_queries: QUERIES_SPEC,
     search_results: RESULTS_SPEC,
@@ -36,4 +48,25 @@ export const searchDomain = defineWorkerDomain(search, {
     },
   },
   changes: {},
+  follows: {
+    stores: {
+      // The rows showing these documents carry their read state: their tabs re-read them.
+      async read_status(keys, { mirror, emit }) {
+        const deeplinks = keys === null ? null : deeplinksOf(keys);
+        if (deeplinks?.length === 0) return;
+        const rows =
+          deeplinks === null || deeplinks.length > ROWS_LOOKUP_MAX
+            ? null
+            : await searchRowsOfDocs(await mirror, deeplinks);
+        if (rows?.length === 0) return;
+        emit({ type: 'changed', store: 'search_results', keys: rows });
+      },
+    },
+    changes: {
+      // New documents in a feed: mirrored searches may miss them (revalidated when next read).
+      feed(_change, tx) {
+        tx.after(async (ctx) => markSearchesStale(await ctx.mirror));
+      },
+    },
+  },
 });

@@ -1,5 +1,5 @@
 import type { Market } from '../../../contract/documents';
-import type { IncomingDocument } from '../../documents/store';
+import type { IncomingDocument } from '../../documents';
 import { FetchError } from '../fetch-error';
 
 /**

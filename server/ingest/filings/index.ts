@@ -1,5 +1,5 @@
 import type { Market } from '../../../contract/documents';
-import type { IncomingDocument } from '../../documents/store';
+import type { IncomingDocument } from '../../documents';
 import type { FilingsParser } from '../presets';
 import { parseBseAnnouncements } from './bse';
 import { parseNzxAnnouncements } from './nzx';

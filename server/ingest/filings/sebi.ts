@@ -1,6 +1,5 @@
 import type { Market } from '../../../contract/documents';
-import { absoluteUrl } from '../../documents/sanitize';
-import type { IncomingDocument } from '../../documents/store';
+import { absoluteUrl, type IncomingDocument } from '../../documents';
 import { FetchError } from '../fetch-error';
 import { dedupeKey, textOf } from '../parse-feed';
 import { listAt, nodeAt, parseXml, textAt } from './xml';

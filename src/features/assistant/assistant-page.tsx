@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { routesFor } from '../../lib/routes';
 import { useShell } from '../../shell-context';
 import { ChatView } from './chat-view';
@@ -16,7 +17,8 @@ function useUrlSession(): string | null {
 }
 
 /**
- * /ask-{product}/full?sessionId (001 §2): the chat full page with the history panel beside it.
+ * /ask-{product}/full?sessionId (001 §2): the chat full page with the history panel beside it;
+ * also /ask-{product}, the navigation's assistant entry, with the navigation beside it.
  * The address and the active session stay in step: a sessionId in the address that differs
  * from the active session becomes active (none: a new chat); a session that becomes active here
  * (a new session's first answer, new chat) is written to the address, replacing the entry so
@@ -58,12 +60,19 @@ export function AssistantPage() {
     }
   }, [urlSession, active, assistant, navigate]);
 
-  const full = routesFor(product).assistant.full;
+  // The page fills the window and the conversation scrolls inside it: the history panel and
+  // the title stay in place (issue 18).
+  const page = useRef<HTMLDivElement>(null);
+  useFillHeight(page);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  // /ask-{product} and /ask-{product}/full both show the chat; a session opens where it is.
+  const here =
+    pathname === routesFor(product).assistant.base ? pathname : routesFor(product).assistant.full;
   return (
-    <div className="assistant-page">
+    <div className="assistant-page" ref={page}>
       <AssistantHistoryPanel
         activeSessionId={active}
-        onSelect={(sessionId) => void navigate({ to: full, search: { sessionId } })}
+        onSelect={(sessionId) => void navigate({ to: here, search: { sessionId } })}
         onNewChat={() => assistant.newChat()}
       />
       <ChatView assistant={assistant} />

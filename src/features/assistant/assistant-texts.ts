@@ -24,6 +24,13 @@ export const NOTICE_LOW =
   'We found that the answer may not be satisfactory. Please verify the information or rephrase your question.';
 export const NOTICE_GENERATIVE =
   'This seems to be a generative response. If you were expecting facts, please rephrase or clarify in a follow-up.';
+/**
+ * 001's "web search" asks the public corpus (`{product}_universe`: documents anyone can read),
+ * not the live web: the switch says so (issue 18).
+ */
+export const PUBLIC_CORPUS_LABEL = 'Public corpus';
+export const PUBLIC_CORPUS_HINT =
+  'Ask the public corpus (news and filings anyone can read) instead of your own data';
 export const WEB_SEARCH_LOCKED =
   'Search status can only be changed in a new session. Please create a new session to enable or disable Search.';
 

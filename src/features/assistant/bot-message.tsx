@@ -1,7 +1,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import type { AskStep } from '../../../contract/assistant';
 import type { BotView } from '../../state/assistant-chat';
-import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW } from './assistant-texts';
+import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW, NO_SEARCH_RESULTS } from './assistant-texts';
 import { AskSearchResults } from './ask-search-results';
 import { createCitationStore } from './citation-store';
 import { citationsOf } from './citations';
@@ -111,7 +111,12 @@ export const BotMessage = memo(function BotMessage(props: {
           {/* What renders from the deferred values, in a box of its own: its late commit
               changes this box, never the answer's text or what holds it. */}
           <div className="answer-late">
-            {search && data ? <AskSearchResults results={data.retrieved_results} /> : null}
+            {/* "No search results found." once: not again under an answer that says it. */}
+            {search &&
+            data &&
+            (data.retrieved_results.length > 0 || !text.text.includes(NO_SEARCH_RESULTS)) ? (
+              <AskSearchResults results={data.retrieved_results} />
+            ) : null}
             {latePhase === 'done' && data ? <QualityNotice quality={data.answer_quality} /> : null}
             {!search ? <SourcesList citations={citationsOf(data)} links={links} /> : null}
             {followUps.length > 0 ? (

@@ -31,7 +31,12 @@ function ChatTitle(props: { title: string }) {
  * for an empty chat, the conversation, and the question box. `actions` adds the variant's own
  * controls to the header (the overlay's "full screen").
  */
-export function ChatView(props: { assistant: AssistantState; actions?: ReactNode }) {
+export function ChatView(props: {
+  assistant: AssistantState;
+  actions?: ReactNode;
+  /** A line under the header (the overlay saying it resumed an earlier chat). */
+  notice?: ReactNode;
+}) {
   useSignals();
   const { state: shell, product } = useShell();
   const { assistant } = props;
@@ -113,6 +118,7 @@ export function ChatView(props: { assistant: AssistantState; actions?: ReactNode
           </button>
         </div>
       </header>
+      {props.notice}
       <ScopePicker state={chatState} locked={hasMessages} onChange={setScope} />
       {openFailed ? <RetryAlert error={null} onRetry={assistant.reload} /> : null}
       {loadingSession ? (

@@ -8,6 +8,7 @@ import {
   type DocumentHighlight,
   type TextSpan,
 } from '../../../contract/assistant';
+import { formatDate } from '../../lib/format';
 import { overlaySearch } from '../../lib/overlay';
 
 /** The default citation text (001 §8) when a citation quotes nothing. */
@@ -139,17 +140,9 @@ export function sourceLink(value: string): { label: string; href: string | null 
   return { label, href: url ? clickableUrl(url, 'invalid:/') : null };
 }
 
-let dateFormat: Intl.DateTimeFormat | null = null;
-
-/** The date a citation shows: en-GB short format (001 §9), e.g. "3 Mar 2024". */
+/** The date a citation shows: en-GB short format (001 §9), e.g. "3 Mar 2024", as every screen. */
 export function citationDate(unix: number): string {
-  // One formatter: toLocaleDateString builds one per call, a millisecond or more each.
-  dateFormat ??= new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
-  return dateFormat.format(new Date(unix * 1000));
+  return formatDate(new Date(unix * 1000));
 }
 
 export type ExcerptPart = { text: string; marked: boolean };

@@ -4,6 +4,8 @@ import {
   PLACEHOLDER_EMPTY,
   PLACEHOLDER_FOLLOW_UP,
   PLACEHOLDER_HELP,
+  PUBLIC_CORPUS_HINT,
+  PUBLIC_CORPUS_LABEL,
   WEB_SEARCH_LOCKED,
   disclaimer,
 } from './assistant-texts';
@@ -106,7 +108,7 @@ export const Composer = memo(function Composer(props: {
           Pro
         </label>
         {web ? (
-          <label title={web.locked ? WEB_SEARCH_LOCKED : undefined}>
+          <label title={web.locked ? WEB_SEARCH_LOCKED : PUBLIC_CORPUS_HINT}>
             <input
               type="checkbox"
               role="switch"
@@ -120,7 +122,7 @@ export const Composer = memo(function Composer(props: {
                 web.onToggle(event.target.checked);
               }}
             />{' '}
-            Web search
+            {PUBLIC_CORPUS_LABEL}
           </label>
         ) : null}
       </div>

@@ -11,7 +11,7 @@ import {
 import type { Components } from 'hast-util-to-jsx-runtime';
 import { renderAnswerMarkdown } from './answer-processor';
 import { createCitationStore, type CitationStore } from './citation-store';
-import type { BlocksState } from './markdown-blocks';
+import type { BlocksState } from '../../lib/markdown-blocks';
 import { appPath, citeNumber } from './markdown-rules';
 import './answer-markdown.css';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { assistantStateFor, type AssistantState } from '../../state/assistant-state';
 import { useShell } from '../../shell-context';
-import { browserTimeZone } from '../search/search-view';
+import { browserTimeZone } from '../search';
 
 const timezone = () => browserTimeZone() ?? 'UTC';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { BoardDefinition } from '../../../contract/boards';
 import { SEARCH_DEBOUNCE_MS } from '../../../contract/constants';
 import type { ResultCard } from '../../../contract/documents';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatPublished } from '../../lib/format';
 import { userMessage } from '../../lib/user-message';
 import { useOp } from './use-op';
 
@@ -22,12 +22,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-const when = (unix: number) =>
-  new Date(unix * 1000).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
+const when = (unix: number) => formatPublished(unix, new Date());
 
 export function PreviewCard(props: { card: ResultCard }) {
   const { card } = props;

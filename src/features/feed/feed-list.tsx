@@ -1,14 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FeedSort } from '../../../contract/boards';
 import type { FeedTabKey } from '../../../contract/documents';
 import type { HelpTopic } from '../../lib/help-links';
 import { userMessage } from '../../lib/user-message';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { useWindowedList } from '../../lists/use-windowed-list';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
 import { FeedEmptyState } from './empty-state';
+import { FeedNotFound, isFeedNotFound } from './feed-not-found';
 import type { FeedView } from './feed-view';
 import {
   CARD_HEIGHT_DESKTOP,
@@ -59,6 +61,9 @@ export function FeedList(props: {
   });
   const [overrides, setOverrides] = useState<ReadonlyMap<string, boolean>>(new Map());
   const now = useClock();
+  // The list reaches the window's bottom (issue 18).
+  const fill = useRef<HTMLDivElement>(null);
+  useFillHeight(fill);
   const canMarkRead = state.$flags.value.doc_mark_as_read === true;
 
   // An override stands until the list shows the same state (or another tab changes it again).
@@ -118,8 +123,9 @@ export function FeedList(props: {
     rowsVersion: loaded,
   });
   const failure = list.error();
+  if (isFeedNotFound(failure)) return <FeedNotFound />;
   return (
-    <div className="feed-list" aria-busy={list.loading() || undefined}>
+    <div className="feed-list" ref={fill} aria-busy={list.loading() || undefined}>
       {failure !== null ? <RetryAlert error={failure} onRetry={list.refresh} /> : null}
       {total === 0 ? (
         <FeedEmptyState
@@ -134,6 +140,8 @@ export function FeedList(props: {
           className="feed-cards"
           count={total}
           rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
+          // Cards take their content's height (issue 18): no empty half card.
+          measureRows
           row={row}
           rowKey={rowKey}
           scrollToIndex={loop.scrollTo}

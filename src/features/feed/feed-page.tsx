@@ -6,11 +6,13 @@ import type { HelpTopic } from '../../lib/help-links';
 import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
-import { SourceHeader } from '../sources/source-header';
-import { useFollowedSources } from '../sources/use-sources';
+import { SourceHeader, useFollowedSources } from '../sources';
+import { FeedActions } from './feed-actions';
 import { FeedEmptyState } from './empty-state';
 import { ALL_TAB, selectedTab, shownTabs, windowTab, type TabKey } from './feed-tabs';
 import { FeedList } from './feed-list';
+import { MarkAllRead } from './mark-all-read';
+import { ShortcutsHelp } from './shortcuts-help';
 import { FeedTabsBar, SortMenu, useFeedTabs } from './feed-toolbar';
 import { feedViewOf } from './feed-view';
 
@@ -75,7 +77,12 @@ export function FeedPage() {
               value={sort}
               onChange={(next) => setSearch({ sort: next === 'latest' ? undefined : next })}
             />
+            {tab !== null ? (
+              <MarkAllRead board={view.board} tab={windowTab(tab)} source={view.source} />
+            ) : null}
+            <FeedActions />
           </div>
+          <ShortcutsHelp />
           <div
             id={panelId}
             role="tabpanel"

@@ -14,8 +14,8 @@ import { userMessage } from '../../lib/user-message';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
-import { parseHighlightParam, parseViewerParams } from '../assistant/citations';
-import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search/mark-text';
+import { parseHighlightParam, parseViewerParams } from '../assistant';
+import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
 import { PreviewNav } from './preview-nav';
@@ -72,7 +72,10 @@ export function PreviewPanel(props: {
       (answer) => {
         if (!alive) return;
         // Opening marks read, as in Feedly and Inoreader; a failed write puts it back.
-        const mark = !answer.read && state.$flags.peek().doc_mark_as_read === true;
+        const mark =
+          !answer.read &&
+          state.$flags.peek().doc_mark_as_read === true &&
+          state.$preferences.peek()?.open_marks_read !== false;
         setDoc(mark ? { ...answer, read: true } : answer);
         if (!mark) return;
         client
@@ -147,7 +150,10 @@ export function PreviewPanel(props: {
           to: '.',
           search: (prev: Record<string, unknown>) => ({
             ...withoutOverlayParams(prev),
-            ...overlaySearch(`ask-${product}`, { preview_askneedl: doc.deeplink }),
+            ...overlaySearch(`ask-${product}`, {
+              preview_askneedl: doc.deeplink,
+              ...(doc.title ? { preview_title: doc.title } : {}),
+            }),
           }),
         })
     : undefined;

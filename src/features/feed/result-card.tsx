@@ -24,7 +24,10 @@ export type CardLink = {
   search: Record<string, string> | ((prev: Record<string, unknown>) => Record<string, unknown>);
 };
 
-/** Every card is this tall (px), gap included: the virtual list places rows without measuring. */
+/**
+ * A card's estimated height (px, gap included) before it is shown: the list measures each card
+ * it shows, and a list too long to measure (scaled) gives every card this height.
+ */
 export const CARD_HEIGHT_DESKTOP = 200;
 /** On a phone the text is one line and the pills one tag. */
 export const CARD_HEIGHT_MOBILE = 156;

@@ -1,3 +1,4 @@
+import { formatWhen } from '../../lib/format';
 import type { Notification } from '../../../contract/notifications';
 
 /** Every row is this tall (px), gap included: the virtual list places rows without measuring. */
@@ -11,7 +12,7 @@ export function NotificationRow(props: { item: Notification }) {
       {item.read ? null : <span className="visually-hidden">Unread</span>}
       <p className="notification-title">{item.title}</p>
       <p className="notification-body">{item.body}</p>
-      <time dateTime={item.created_at}>{new Date(item.created_at).toLocaleString()}</time>
+      <time dateTime={item.created_at}>{formatWhen(new Date(item.created_at), new Date())}</time>
     </article>
   );
 }

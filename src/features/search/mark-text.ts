@@ -1,5 +1,6 @@
 import type { TextSpan } from '../../../contract/search';
-import { stem, wordSpans, wordsOf } from '../../../contract/words';
+import { markedTerms, parseKeywordQuery } from '../../../contract/keyword-query';
+import { stem, wordSpans } from '../../../contract/words';
 
 /**
  * Marks what a search matched inside a rendered document (the preview). Search answers the
@@ -20,9 +21,6 @@ export type PreviewHighlight = {
 };
 
 export const MARK_CLASS = 'search-mark';
-/** The query language's pieces (002 §5): parentheses, |, a leading - or +, phrases, words. */
-const TOKEN = /[()|]|[-+]|"[^"]*"?|[^\s()|"]+/g;
-const JOINERS = new Set(['+', '|', 'AND', 'OR', ')']);
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -37,28 +35,12 @@ export function plainTextHtml(text: string): string {
 }
 
 /**
- * The words a query looks for, as their STEMS (contract/words.ts): its words and its phrases'
- * words; not operators, and not what it excludes (`-word`, `NOT word`, `NOT (...)`).
+ * The words a query looks for, as their STEMS: contract/keyword-query.ts `markedTerms`, the
+ * rule search highlights by (its words and its phrases' words; not operators, and not what it
+ * excludes: `-word`, `NOT word`, `NOT (...)`).
  */
 export function queryWords(term: string): Set<string> {
-  const words = new Set<string>();
-  let negated = false;
-  let skipping = 0;
-  for (const token of term.match(TOKEN) ?? []) {
-    if (skipping > 0) {
-      if (token === '(') skipping += 1;
-      else if (token === ')') skipping -= 1;
-    } else if (token === '-' || token === 'NOT') {
-      negated = true;
-    } else if (token === '(') {
-      if (negated) skipping = 1;
-      negated = false;
-    } else if (!JOINERS.has(token)) {
-      if (!negated) for (const word of wordsOf(token)) words.add(stem(word));
-      negated = false;
-    }
-  }
-  return words;
+  return new Set(markedTerms(parseKeywordQuery(term).expr).flat());
 }
 
 function textNodes(root: HTMLElement): Text[] {

@@ -5,14 +5,14 @@ import { userMessage } from '../../lib/user-message';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
-import { sanitizeHighlightHtml } from '../feed/sanitize-html';
 import {
   CARD_HEIGHT_DESKTOP,
   CARD_HEIGHT_MOBILE,
   ResultCardView,
+  sanitizeHighlightHtml,
+  useReadingLoop,
   type CardLink,
-} from '../feed/result-card';
-import { useReadingLoop } from '../feed/use-reading-loop';
+} from '../feed';
 import { NO_RESULTS_TEXT, resultCountText } from './search-view';
 import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';
 import { RetryAlert } from '../../shell/retry-alert';

@@ -106,7 +106,19 @@ export function ConnectRssPage() {
       <section aria-labelledby="followed-feeds">
         <h2 id="followed-feeds">Feeds you follow</h2>
         {feeds === null ? <p className="muted">Loading…</p> : null}
-        {feeds?.length === 0 ? <p>You follow no feeds or websites yet.</p> : null}
+        {feeds?.length === 0 ? (
+          <p>
+            You follow no RSS feeds or websites yet.
+            {followed && followed.length > 0 ? (
+              <>
+                {' '}
+                You follow {followed.length} built-in{' '}
+                {followed.length === 1 ? 'source' : 'sources'} (news and filings):{' '}
+                <ShellLink to={r.settings.feeds}>see them in Ingestion status</ShellLink>.
+              </>
+            ) : null}
+          </p>
+        ) : null}
         {feeds?.length ? <SourceRows sources={feeds} label="Feeds you follow" /> : null}
       </section>
       <RssTopics />

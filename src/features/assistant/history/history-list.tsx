@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { SESSION_BADGES, type SessionSummary } from '../../../../contract/assistant';
 import { Icon } from '../../../lib/icons';
 import { VirtualList } from '../../../lists/virtual-list';
@@ -73,6 +73,39 @@ function SessionRow(props: {
   onDelete: (session: SessionSummary) => void;
 }) {
   const { session } = props;
+  // Deleting asks first (issue 18): a session is gone for good once deleted.
+  const [confirming, setConfirming] = useState(false);
+  // A delete that ended (one that failed leaves the row) ends the question too.
+  const wasDeleting = useRef(props.deleting);
+  useEffect(() => {
+    if (wasDeleting.current && !props.deleting) setConfirming(false);
+    wasDeleting.current = props.deleting;
+  }, [props.deleting]);
+  if (confirming) {
+    return (
+      <div className="history-row confirming" role="group" aria-label={`Delete ${session.title}?`}>
+        <span className="history-row-title">Delete this chat?</span>
+        <button
+          type="button"
+          className="button small"
+          aria-label={`Confirm delete ${session.title}`}
+          disabled={props.deleting}
+          aria-busy={props.deleting || undefined}
+          onClick={() => props.onDelete(session)}
+        >
+          Delete
+        </button>
+        <button
+          type="button"
+          className="button secondary small"
+          autoFocus
+          onClick={() => setConfirming(false)}
+        >
+          Cancel
+        </button>
+      </div>
+    );
+  }
   return (
     <div className={props.active ? 'history-row active' : 'history-row'}>
       <button
@@ -92,7 +125,7 @@ function SessionRow(props: {
         title="Delete"
         disabled={props.deleting}
         aria-busy={props.deleting || undefined}
-        onClick={() => props.onDelete(session)}
+        onClick={() => setConfirming(true)}
       >
         <Icon name="trash" />
       </button>

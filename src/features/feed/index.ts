@@ -1,0 +1,14 @@
+// What other features may import (eslint.config.js: only through this file). Leaves first, so
+// a feature that reaches back here through the preview finds them evaluated.
+export { fullPreviewSearch, originalLink, previewSearch } from './card-rules';
+export { ALL_TAB, isFeedTab, type ShownTab, shownTabs, type TabKey } from './feed-tabs';
+export { sanitizeHighlightHtml } from './sanitize-html';
+export { FeedTabsBar } from './feed-toolbar';
+export {
+  CARD_HEIGHT_DESKTOP,
+  CARD_HEIGHT_MOBILE,
+  type CardLink,
+  ResultCardView,
+} from './result-card';
+export { useReadingLoop } from './use-reading-loop';
+export { PreviewPanel } from './preview-panel';

@@ -1,0 +1,115 @@
+import { batch, signal } from '@preact/signals-react';
+import type { FeatureFlags, Preferences } from '../../contract/user';
+import type { SessionState, WorkerEvent } from '../../contract/worker-api';
+import type { WorkspaceClient } from '../workspace-client';
+
+export type SessionDeps = {
+  client: WorkspaceClient;
+  /** True while this tab shows a sign-in, sign-up or password screen. */
+  isOnAuthPath: () => boolean;
+  /** This tab signed out: go to the variant's sign-out route. */
+  goToSignedOutRoute: () => void;
+  /** Whether an ad blocker hides bait elements (sent with the analytics report). */
+  adblockerInstalled?: () => boolean;
+};
+
+/**
+ * The session as this tab knows it, the sign-in-required modal (000 §2 "Generic screens"), and
+ * the signed-in account's flags and preferences, read once per session into `account`.
+ */
+export function createSession(
+  deps: SessionDeps,
+  account: {
+    setFlags: (flags: FeatureFlags) => void;
+    setPreferences: (preferences: Preferences) => void;
+  },
+) {
+  const { client } = deps;
+  const $session = signal<SessionState | null>(null);
+  const $signInRequired = signal(false);
+  let accountLoad: Promise<void> | null = null;
+  /** Set while this tab signs out, so its own logout event is never mistaken for another tab's. */
+  let signingOut = false;
+
+  const setSession = (session: SessionState) => {
+    const wasSignedIn = $session.value?.status === 'signed-in';
+    $session.value = session;
+    // A new account's flags and preferences must be read afresh.
+    if (session.status === 'signed-out' || !wasSignedIn) accountLoad = null;
+  };
+
+  /** The analytics report (000 §3, §7); the worker sends it once per session however often asked. */
+  const reportSession = () => {
+    const session = $session.value;
+    if (session?.status !== 'signed-in') return;
+    const { user } = session;
+    void client
+      .call('analytics.report', {
+        adblocker_installed: deps.adblockerInstalled?.() ?? false,
+        mp_info: {
+          event_name: 'session_start',
+          distinct_id: user.id,
+          email: user.email,
+          name: user.name,
+        },
+        mp_error: null,
+      })
+      .catch(() => {});
+  };
+
+  /** Flags and preferences of the signed-in account, read once per session. */
+  const loadAccount = () => {
+    accountLoad ??= Promise.all([
+      client.call('flags.get', {}),
+      client.call('preferences.get', {}),
+    ]).then(
+      ([flags, preferences]) => {
+        batch(() => {
+          account.setFlags(flags);
+          account.setPreferences(preferences);
+        });
+        reportSession();
+      },
+      (error: unknown) => {
+        accountLoad = null;
+        throw error;
+      },
+    );
+    return accountLoad;
+  };
+
+  /** The worker's 'session' event. */
+  const onSession = (session: SessionState) => {
+    setSession(session);
+    // Signed in again (in another tab): the session is back, so the sign-in-required modal
+    // has nothing left to ask. Its account may differ: read flags and preferences afresh.
+    if (session.status === 'signed-in' && $signInRequired.peek()) {
+      $signInRequired.value = false;
+      loadAccount().catch(() => {});
+    }
+  };
+
+  /** The worker's 'logout' event: this tab's own sign-out, or another tab's (the modal). */
+  const onLogout = (event: Extract<WorkerEvent, { type: 'logout' }>) => {
+    setSession({ status: 'signed-out' });
+    if (event.reason === 'signed-out' && (event.origin_tab === client.tabId || signingOut)) {
+      deps.goToSignedOutRoute();
+    } else if (!deps.isOnAuthPath()) {
+      $signInRequired.value = true;
+    }
+  };
+
+  /** Sign out here: the worker tells every other tab, which shows the sign-in-required modal. */
+  const signOut = async () => {
+    signingOut = true;
+    try {
+      await client.call('auth.signOut', {});
+      setSession({ status: 'signed-out' });
+      deps.goToSignedOutRoute();
+    } finally {
+      signingOut = false;
+    }
+  };
+
+  return { $session, $signInRequired, setSession, loadAccount, onSession, onLogout, signOut };
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kysely } from 'kysely';
+import type { Database, Db } from '../../server/db/schema';
+import { openDatabase } from '../../server/db/database';
+import { migrateToLatest } from '../../server/db/migrate';
+import { serverDomains } from '../../server/domains';
+import { seedDemoWorkspace } from '../../server/seed';
+
+/**
+ * Migrated (and seeded) databases made once and copied for each harness. PGlite runs initdb in
+ * WebAssembly on every `PGlite.create()` (5 to 20 s on 2 cores, most of a storage suite's time);
+ * loading a data directory saved after migrations and the seed skips initdb, migrations and the
+ * seed. SQLite's copy is a file copy.
+ *
+ * The templates are cached on disk under the system temp directory, named by a hash of
+ * everything that shapes them (every file under server/ and contract/, the PGlite version, the
+ * seed clock and product), so any edit to a migration or a seed makes a new one, and the suites
+ * of one run (each file in its own module scope, several workers) share them.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE_DIR = join(tmpdir(), 'needl-test-templates');
+
+export type TemplateOptions = { seedNow: number; product: string; seed: boolean };
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
+  });
+
+let sourceHash: string | undefined;
+/** One hash of the code that migrates and seeds a database (read once per module scope). */
+const hashOfSources = (): string => {
+  if (sourceHash) return sourceHash;
+  const hash = createHash('sha256');
+  const pglite = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  ) as { version: string };
+  hash.update(`pglite ${pglite.version}\n`);
+  const files = ['server', 'contract'].flatMap((dir) => filesUnder(join(ROOT, dir))).sort();
+  for (const file of files) {
+    hash.update(`${relative(ROOT, file)}\n`);
+    hash.update(readFileSync(file));
+  }
+  sourceHash = hash.digest('hex').slice(0, 20);
+  return sourceHash;
+};
+
+const templatePath = (kind: 'sqlite' | 'pglite', opts: TemplateOptions) =>
+  join(
+    CACHE_DIR,
+    `${kind}-${hashOfSources()}-${opts.product}-${opts.seedNow}-${opts.seed ? 'seeded' : 'empty'}.${kind === 'sqlite' ? 'db' : 'tar'}`,
+  );
+
+/** Templates of code edited away since: gone after a day (a PGlite one is about 45 MB). */
+const dropOldTemplates = () => {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of readdirSync(CACHE_DIR)) {
+    const path = join(CACHE_DIR, name);
+    try {
+      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { force: true });
+    } catch {
+      // another worker removed it first
+    }
+  }
+};
+
+/** Writes a template where `path` is, atomically (another worker may be writing it too). */
+const writeAtomically = (path: string, write: (tmp: string) => void) => {
+  mkdirSync(dirname(path), { recursive: true });
+  dropOldTemplates();
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  write(tmp);
+  renameSync(tmp, path);
+};
+
+/** Migrations, the domains' prepare steps and (when asked) the demo seed, as the server runs them. */
+export const migrateAndSeed = async (db: Db, opts: TemplateOptions) => {
+  await migrateToLatest(db);
+  for (const domain of serverDomains) await domain.prepare?.(db, { product: opts.product });
+  if (opts.seed) {
+    await seedDemoWorkspace(db, serverDomains, { now: opts.seedNow, product: opts.product });
+  }
+};
+
+const sqliteTemplates = new Map<string, string>();
+/** The path of a migrated (and seeded) SQLite file to copy; made on first use. */
+const sqliteTemplate = async (opts: TemplateOptions): Promise<string> => {
+  const path = templatePath('sqlite', opts);
+  const known = sqliteTemplates.get(path);
+  if (known) return known;
+  if (!existsSync(path)) {
+    const dir = mkdtempSync(join(tmpdir(), 'server-template-'));
+    try {
+      const { db } = await openDatabase({ dataDir: dir });
+      await migrateAndSeed(db, opts);
+      // Closing the last connection checkpoints the WAL into workspace.db.
+      await db.destroy();
+      writeAtomically(path, (tmp) => copyFileSync(join(dir, 'workspace.db'), tmp));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  sqliteTemplates.set(path, path);
+  return path;
+};
+
+/** A fresh SQLite database in `dataDir`, migrated (and seeded) from the template. */
+export const openSqliteFromTemplate = async (dataDir: string, opts: TemplateOptions) => {
+  copyFileSync(await sqliteTemplate(opts), join(dataDir, 'workspace.db'));
+  return openDatabase({ dataDir });
+};
+
+const loadPglite = () =>
+  Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
+
+const pgliteTemplates = new Map<string, Promise<Blob>>();
+/** A migrated (and seeded) PGlite data directory (a tar) to load; made on first use. */
+const pgliteTemplate = (opts: TemplateOptions): Promise<Blob> => {
+  const path = templatePath('pglite', opts);
+  let template = pgliteTemplates.get(path);
+  if (!template) {
+    template = (async () => {
+      if (existsSync(path)) return new Blob([readFileSync(path)]);
+      const [{ PGlite }, { PGliteDialect }] = await loadPglite();
+      const pglite = await PGlite.create();
+      const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+      try {
+        await migrateAndSeed(db, opts);
+        await pglite.exec('CHECKPOINT');
+        const tar = await pglite.dumpDataDir('none');
+        const bytes = new Uint8Array(await tar.arrayBuffer());
+        writeAtomically(path, (tmp) => writeFileSync(tmp, bytes));
+        return new Blob([bytes]);
+      } finally {
+        await db.destroy();
+      }
+    })();
+    pgliteTemplates.set(path, template);
+    template.catch(() => pgliteTemplates.delete(path));
+  }
+  return template;
+};
+
+/** A fresh in-memory PGlite database, migrated (and seeded) from the template. */
+export const openPgliteFromTemplate = async (opts: TemplateOptions) => {
+  const [{ PGlite }, { PGliteDialect }] = await loadPglite();
+  const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate(opts) });
+  return {
+    db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
+    dialect: 'postgres' as const,
+  };
+};
