@@ -40,6 +40,7 @@ const SERVER_DOMAIN_ORDER = [
   'demo',
   'summaries',
   'assistant',
+  'tags',
 ];
 
 export default tseslint.config(

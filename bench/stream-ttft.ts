@@ -5,7 +5,7 @@ import type { AskEvent } from '../contract/assistant';
  * Time to first token of an answerer over HTTP: from sending GET /api/ml/ask-{product} to the
  * first GENERATED_ANSWER event read from the response (and to DONE, printed beside), as a
  * client sees them, one question after another. The questions are about the demo corpus's
- * subjects (server/documents/corpus*.ts: rates, inflation, results, deals, filings), which the
+ * subjects (server/demo/corpus*.ts: rates, inflation, results, deals, filings), which the
  * bench corpora share.
  */
 

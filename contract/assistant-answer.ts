@@ -159,6 +159,15 @@ export type AskStep = z.infer<typeof AskStep>;
 export const AskEvent = z.discriminatedUnion('status', [
   z.object({ status: z.literal('INTERMEDIATE_STEP'), data: z.object({ steps: z.array(AskStep) }) }),
   z.object({ status: z.literal('GENERATED_ANSWER'), data: z.object({ answer_chunk: z.string() }) }),
+  /**
+   * What the answer draws on, once retrieval is done and before its first chunk: the passages
+   * (as citations, by the number `[n]` cites) and their documents. An answer stopped before
+   * DONE keeps them as its sources (stoppedAnswer).
+   */
+  z.object({
+    status: z.literal('SOURCES'),
+    data: z.object({ citations: z.array(Citation), retrieved_results: z.array(AskSearchResult) }),
+  }),
   z.object({ status: z.literal('GENERATING_CITATIONS'), data: z.object({}) }),
   z.object({ status: z.literal('DONE'), data: AskAnswer }),
 ]);
@@ -209,4 +218,32 @@ export function clickableUrl(url: string | null, base = 'https://app.invalid'): 
   } catch {
     return null;
   }
+}
+
+export type AskSources = Extract<AskEvent, { status: 'SOURCES' }>['data'];
+
+/**
+ * The data a stopped answer keeps (server and worker alike): the text written so far as one
+ * sentence holding every source the answer had (SOURCES), so its Sources list and `[n]` markers
+ * still open what it was reading. No follow-ups; LOW quality (the answer is incomplete).
+ */
+export function stoppedAnswer(
+  answer: string,
+  sources: AskSources,
+  ids: { message_id: string; session_id: string },
+): AskAnswer {
+  return {
+    answer_type: 'ANSWER',
+    retrieved_results: sources.retrieved_results,
+    generated_answer: {
+      answer,
+      sentences: sources.citations.length
+        ? [{ sentence: answer, citations: sources.citations }]
+        : [],
+    },
+    followup_questions: [],
+    message_id: ids.message_id,
+    answer_quality: 'LOW',
+    session_id: ids.session_id,
+  };
 }

@@ -11,7 +11,9 @@ import { search } from './search';
 import { sources } from './sources';
 import { sync } from './sync';
 import { tabs } from './tabs';
+import { tags } from './tags';
 import { telemetry } from './telemetry';
+import { uploadClient } from './upload-client';
 import { uploads } from './uploads';
 import { user } from './user';
 
@@ -34,7 +36,9 @@ export const domains = {
   search,
   assistant,
   uploads,
+  uploadClient,
   extract,
+  tags,
 } as const;
 
 type Domain = (typeof domains)[keyof typeof domains];

@@ -119,7 +119,7 @@ const FIXED_TITLES: Record<string, string> = {
   tags: 'Tags',
   clipped_reports: 'Clipped Reports',
   shared_data: 'Group Data',
-  // built-in demo content (server/sources/catalogue.ts): made-up companies, no network
+  // built-in demo content (server/catalogue/catalogue.ts): made-up companies, no network
   demo_markets_wire: 'Markets Wire',
   demo_macro_monitor: 'Macro Monitor',
   demo_tech_ledger: 'Tech Ledger',

@@ -57,9 +57,14 @@ test('with the server down, a reload starts the app from its shell and a change 
 
     // The server is back: the worker's next probe finds it and the write lands.
     proxy.restore();
+    const back = Date.now();
     await expect
       .poll(() => readState(request, token, deeplink), { timeout: 3_000, intervals: [100] })
       .toBe('read');
+    // The figure (issue 18 asks for within 1 s): reported with the run, not asserted to the ms.
+    test
+      .info()
+      .annotations.push({ type: 'write landed after', description: `${Date.now() - back} ms` });
     await expect(page.getByText('Offline: the server cannot be reached.')).toBeHidden();
   } finally {
     await proxy.close();

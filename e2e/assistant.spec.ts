@@ -22,7 +22,7 @@ import { LANDING, signIn } from './helpers';
  */
 
 const FULL = '/ask-needl/full';
-/** In the demo corpus's news (RBI policy stories, server/documents/corpus-text.ts). */
+/** In the demo corpus's news (RBI policy stories, server/demo/corpus-text.ts). */
 const QUESTION = 'What did the RBI decide about the repo rate?';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { searchOf, signIn } from './helpers';
 
 /*
- * The demo workspace's corpus (server/documents/corpus.ts, seed 20250303) as the demo user
+ * The demo workspace's corpus (server/demo/corpus.ts, seed 20250303) as the demo user
  * follows it: every US filing reports its "revenue", as do news stories, Indian results and
  * research notes; "inflation" is in a few news stories only; nothing says "zqxjkvbw".
  */

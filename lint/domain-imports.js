@@ -15,8 +15,8 @@ import path from 'node:path';
  * - `feature-index`: a folder of src/features/ imports another feature only through its
  *   index.ts.
  *
- * Paths are resolved from the file being linted, so `../../documents/store` from
- * server/ingest/filings/ is server/documents/store.
+ * Paths are resolved from the file being linted, so `../../documents/sanitize` from
+ * server/ingest/filings/ is server/documents/sanitize.
  */
 
 /** @typedef {import('eslint').Rule.RuleModule} RuleModule */

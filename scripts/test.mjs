@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: typecheck and lint side by side, then vitest (its projects side by side in one
-// pool, vitest.config.ts), then the build and Playwright; stops at the first failure and prints
-// the time of each step and of each vitest project at the end, whether it passed or not.
+// `npm test`: in a first wave, typecheck then lint beside the build and Playwright (one
+// browser, one server: it leaves the other core to tsc and ESLint); then vitest alone (its
+// projects side by side in one pool of two workers, vitest.config.ts), whose timing-sensitive
+// server suites want the machine to themselves. Runs every wave even after a failure, and
+// prints the time of each step and of each vitest project at the end, pass or fail.
 //
 //   node scripts/test.mjs            every step
 //   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e)
@@ -13,30 +15,22 @@ import { join } from 'node:path';
 const timesDir = mkdtempSync(join(tmpdir(), 'needl-test-times-'));
 const projectTimesFile = join(timesDir, 'projects.json');
 
-/** Steps run in waves: the steps of a wave side by side, each wave after the last passed. */
-const WAVES = [
-  [
-    { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
-    { name: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] },
-  ],
-  [
-    {
-      name: 'unit',
-      cmd: 'npx',
-      args: [
-        'vitest',
-        'run',
-        '--reporter=default',
-        '--reporter=./scripts/vitest-project-times.ts',
-      ],
-      env: { VITEST_PROJECT_TIMES: projectTimesFile },
-    },
-  ],
-  [{ name: 'e2e', cmd: 'npm', args: ['run', '--silent', 'test:e2e'] }],
-];
+const STEPS = {
+  typecheck: { cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+  lint: { cmd: 'npm', args: ['run', '--silent', 'lint'] },
+  e2e: { cmd: 'npm', args: ['run', '--silent', 'test:e2e'] },
+  unit: {
+    cmd: 'npx',
+    args: ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-project-times.ts'],
+    env: { VITEST_PROJECT_TIMES: projectTimesFile },
+  },
+};
+
+/** Waves run one after the other; a wave's lanes side by side; a lane's steps in order. */
+const WAVES = [[['typecheck', 'lint'], ['e2e']], [['unit']]];
 
 const only = process.argv.slice(2);
-const known = WAVES.flat().map((s) => s.name);
+const known = Object.keys(STEPS);
 for (const name of only) {
   if (!known.includes(name)) {
     console.error(`test: unknown step "${name}" (steps: ${known.join(', ')})`);
@@ -44,34 +38,46 @@ for (const name of only) {
   }
 }
 
-const run = (step) =>
+const run = (name) =>
   new Promise((resolve) => {
+    const step = STEPS[name];
     const start = Date.now();
     const child = spawn(step.cmd, step.args, {
       stdio: 'inherit',
       env: { ...process.env, ...step.env },
     });
     child.on('exit', (code, signal) =>
-      resolve({ name: step.name, ok: code === 0, code: code ?? signal, ms: Date.now() - start }),
+      resolve({ name, ok: code === 0, code: code ?? signal, ms: Date.now() - start }),
     );
   });
+
+/** A lane's steps in order, up to the first that fails. */
+const runLane = async (lane) => {
+  const done = [];
+  for (const name of lane) {
+    const result = await run(name);
+    done.push(result);
+    if (!result.ok) break;
+  }
+  return done;
+};
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
 const results = [];
 const start = Date.now();
 let failed = false;
 for (const wave of WAVES) {
-  const steps = wave.filter((s) => only.length === 0 || only.includes(s.name));
-  if (steps.length === 0) continue;
-  const done = await Promise.all(steps.map(run));
+  const lanes = wave
+    .map((lane) => lane.filter((name) => only.length === 0 || only.includes(name)))
+    .filter((lane) => lane.length > 0);
+  if (lanes.length === 0) continue;
+  const done = (await Promise.all(lanes.map(runLane))).flat();
   results.push(...done);
-  if (done.some((r) => !r.ok)) {
-    failed = true;
-    break;
-  }
+  // Later waves run even after a failure: one run tells every step's result.
+  if (done.some((r) => !r.ok)) failed = true;
 }
 
-console.log('\nTimes (steps of a wave run side by side):');
+console.log('\nTimes (typecheck and lint ran beside e2e, then unit alone):');
 for (const r of results) {
   console.log(`  ${r.name.padEnd(22)}${seconds(r.ms)}${r.ok ? '' : `  FAILED (${r.code})`}`);
   if (r.name !== 'unit') continue;

@@ -10,6 +10,7 @@ import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
 import { summariesDomain } from './summaries';
 import { syncDomain } from './sync';
+import { tagsDomain } from './tags';
 import { telemetryDomain } from './telemetry';
 import { uploadsDomain } from './uploads';
 import { userDomain } from './user';
@@ -41,4 +42,6 @@ export const serverDomains: readonly ServerDomain[] = [
   uploadsDomain,
   // Tables and summaries of uploaded documents (after uploads: its tables and files).
   summariesDomain,
+  // The user's tags and bookmarks on documents (after documents: links name them).
+  tagsDomain,
 ];

@@ -51,7 +51,7 @@ export type StartOptions = {
   /** Per-user limits (LIMIT_...; http/user-limits.ts); the defaults where unset. */
   userLimits?: Partial<UserLimits>;
   /**
-   * The ingestion runner (server/ingest/runner.ts), on by default; `false` leaves it idle
+   * The ingestion runner (server/content/runner.ts), on by default; `false` leaves it idle
    * (`ingest.runDue()` still runs due jobs on demand). `allowPrivate` defaults to
    * FETCH_ALLOW_PRIVATE=1. `presetBaseUrl` (PRESET_BASE_URL) reads filings presets from
    * `${presetBaseUrl}/${key}` instead of their public feeds.

@@ -153,7 +153,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const target = resolveRequest(request, deps.baseUrl, deps.product);
     const { label } = target;
     if (signal?.aborted) throw abortError(label);
-    const key = target.mutation ? (request.idempotencyKey ?? deps.randomId()) : undefined;
+    const key =
+      target.mutation && request.idempotencyKey !== false
+        ? (request.idempotencyKey ?? deps.randomId())
+        : undefined;
     // A request with its own token is outside the session: it neither refreshes nor ends it.
     const own = request.token !== undefined;
     let token: string | null = null;

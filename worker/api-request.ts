@@ -27,8 +27,11 @@ type RequestBase = {
   body?: BodyLike | (() => BodyLike);
   /** The calling tab's variant, sent as app-type. */
   variant?: Variant;
-  /** Reused by every attempt; the outbox passes the key it stored. */
-  idempotencyKey?: string;
+  /**
+   * Reused by every attempt; the outbox passes the key it stored. false: none (an upload's
+   * transfer, a raw body the server must not read twice).
+   */
+  idempotencyKey?: string | false;
   /**
    * Work the worker starts on its own (polls, outbox, sync): with no token it rejects with
    * ApiError 401 'no_token' instead of broadcasting a logout and never completing.

@@ -26,7 +26,6 @@ const whole = (n: number | undefined, what: string) => {
   }
 };
 
-
 /** Visits the query's records in order until `visit` answers false or the limit is reached. */
 function iterateCursor<T>(
   source: IDBObjectStore | IDBIndex,

@@ -187,4 +187,3 @@ export async function readWalk(walk: Walk, store: string, query: RangeQuery, tak
   const found = await entries(walk, tx, store, query, take);
   return { found, rows: await records(walk, tx, store, found, query) };
 }
-

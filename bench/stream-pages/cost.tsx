@@ -2,11 +2,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import {
-  appendBlocks,
-  blocksOf,
-  type BlocksState,
-} from '../../src/lib/markdown-blocks';
+import { appendBlocks, blocksOf, type BlocksState } from '../../src/lib/markdown-blocks';
 import { StreamingMarkdown } from '../../src/features/assistant/streaming-markdown';
 
 /**

@@ -7,6 +7,7 @@ import {
   AskQuery,
   type AskAnswer,
   type AskEvent,
+  stoppedAnswer,
 } from '../../contract/assistant';
 import type { AppDeps, AppEnv } from '../context';
 import { validationError } from '../errors';
@@ -57,7 +58,7 @@ export function registerAskRoute(
     method: 'get',
     path,
     summary:
-      'Server-sent events answering a question: INTERMEDIATE_STEP, GENERATED_ANSWER, ' +
+      'Server-sent events answering a question: INTERMEDIATE_STEP, SOURCES, GENERATED_ANSWER, ' +
       'GENERATING_CITATIONS, DONE (contract AskEvent), or a data line starting [ERROR]',
     operationId: 'ask',
     security: [{ token: [] }],
@@ -131,7 +132,10 @@ export function registerAskRoute(
         data = query.mode === 'search' ? await runSearch(run) : await runAnswer(run);
       } catch (err) {
         if (controller.signal.aborted) {
-          await save({ answer: run.written.text, data: null, status: 'stopped', error: null });
+          const { text, sources } = run.written;
+          const ids = { message_id: messageId, session_id: session.id };
+          const kept = sources ? stoppedAnswer(text, sources, ids) : null;
+          await save({ answer: text, data: kept, status: 'stopped', error: null });
           return;
         }
         deps.log(`assistant: answering failed: ${err instanceof Error ? err.stack : String(err)}`);

@@ -1,9 +1,9 @@
-import type { AskAnswer, AskEvent, AskQuery, AskStep } from '../../contract/assistant';
+import type { AskAnswer, AskEvent, AskQuery, AskSources, AskStep } from '../../contract/assistant';
 import type { Db } from '../db/schema';
 import { searchHandle } from '../search';
 import type { Answerer } from './answerer';
 import type { AskTarget } from './ask-scope';
-import { citedSentences, regionsOf, searchResultOf } from './citations';
+import { citationOf, citedSentences, regionsOf, searchResultOf } from './citations';
 import { retrieve } from './retrieve';
 import { searchMatches } from './search-mode';
 import { sessionHistory, type SessionRow } from './sessions';
@@ -11,8 +11,8 @@ import { contentWords, MAX_QUERY_WORDS } from './words';
 
 /**
  * One question's work once the stream is open: the steps as they happen (each
- * INTERMEDIATE_STEP carries every step so far), then the answer (GENERATED_ANSWER chunks as
- * the answerer writes them, GENERATING_CITATIONS) or the search's results; it resolves with
+ * INTERMEDIATE_STEP carries every step so far), then the answer (SOURCES, GENERATED_ANSWER
+ * chunks as the answerer writes them, GENERATING_CITATIONS) or the search's results; it resolves with
  * DONE's data, which the route sends once the message is stored.
  */
 export type AskRun = {
@@ -26,8 +26,11 @@ export type AskRun = {
   answerer: Answerer;
   signal: AbortSignal;
   emit(event: AskEvent): Promise<void>;
-  /** The answer's text as streamed so far: what a stopped or failed message keeps. */
-  written: { text: string };
+  /**
+   * The answer's text as streamed so far, and the sources sent (SOURCES): what a stopped or
+   * failed message keeps.
+   */
+  written: { text: string; sources?: AskSources };
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -77,7 +80,23 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
     loading: false,
   });
   const history = await sessionHistory(run.db, run.session.id);
+  // Page boxes of the cited passages of uploaded PDFs (document_highlight).
+  const regions = await regionsOf(run.db, run.product, found.documents.values());
+  const channel = run.query.channel_id ?? null;
+  // What the answer draws on, before it starts: a stopped answer keeps these as its sources.
+  const sources: AskSources = {
+    citations: found.passages.flatMap((p) => {
+      const doc = found.documents.get(p.document_id);
+      return doc ? [citationOf(run.product, p, doc, [], channel, regions.get(doc.id))] : [];
+    }),
+    // What a reader of the documents read needs: their snippets and the spans these mark.
+    retrieved_results: [...found.documents.values()].map((d) =>
+      searchResultOf(d, found.expr, { highlights: 3, spans: 20 }),
+    ),
+  };
   stopIfAborted(run.signal);
+  run.written.sources = sources;
+  await run.emit({ status: 'SOURCES', data: sources });
   const result = await run.answerer.answer(
     {
       question: prompt,
@@ -95,14 +114,9 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
     },
   );
   await run.emit({ status: 'GENERATING_CITATIONS', data: {} });
-  // Page boxes of the cited passages of uploaded PDFs (document_highlight).
-  const regions = await regionsOf(run.db, run.product, found.documents.values());
   return {
     answer_type: 'ANSWER',
-    // What a reader of the documents read needs: their snippets and the spans these mark.
-    retrieved_results: [...found.documents.values()].map((d) =>
-      searchResultOf(d, found.expr, { highlights: 3, spans: 20 }),
-    ),
+    retrieved_results: sources.retrieved_results,
     generated_answer: {
       answer: result.answer,
       sentences: citedSentences(
@@ -110,7 +124,7 @@ export async function runAnswer(run: AskRun): Promise<AskAnswer> {
         result.sentences,
         found.passages,
         found.documents,
-        run.query.channel_id ?? null,
+        channel,
         regions,
       ),
     },

@@ -90,7 +90,7 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
       documentIds: null,
       type: 'web',
       metadata: meta('web'),
-      label: 'the web',
+      label: 'the public corpus',
     };
   }
   if (type === 'feed' && q.board_id !== undefined) {

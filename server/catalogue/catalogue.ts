@@ -27,7 +27,7 @@ export const BUILTIN_GROUP = 'Demo Content';
 
 /**
  * Built-in demo content: news desks by topic, filings of Indian and US listed companies, and
- * research notes, all about made-up companies (documents/corpus.ts). Titles in
+ * research notes, all about made-up companies (demo/corpus.ts). Titles in
  * contract/source-catalogue.ts.
  */
 export const BUILTIN_SOURCES: readonly BuiltinSource[] = [

@@ -19,20 +19,23 @@ export const NO_TEXT =
 
 const PROGRAM = { docx: 'Word', pptx: 'PowerPoint', xlsx: 'Excel' } as const;
 
-function utf16(s: string): string {
-  return [...s].map((c) => c + '\0').join('');
-}
+/** How much of a file decides its type. */
+const HEAD_BYTES = 1 << 20;
+
+/** The stream name an encrypted Office file holds, as UTF-16LE. */
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
 
 export async function extractDocument(
   input: Uint8Array,
   meta: { name: string; mimeType?: string },
 ): Promise<ExtractResult> {
   if (input.length === 0) return { ok: false, reason: 'The file is empty.' };
-  const type = detectType(input, meta.name);
+  // The head decides (a zip's [Content_Types].xml comes first; text is checked whole below).
+  const type = detectType(input.subarray(0, HEAD_BYTES), meta.name);
   if (type === null) return { ok: false, reason: NOT_SUPPORTED };
   if (type === 'doc' || type === 'ppt' || type === 'xls') {
     // A password-protected .docx/.pptx/.xlsx is an OLE2 file holding an EncryptedPackage.
-    if (new TextDecoder('latin1').decode(input).includes(utf16('EncryptedPackage'))) {
+    if (Buffer.from(input.buffer, input.byteOffset, input.byteLength).includes(ENCRYPTED_PACKAGE)) {
       return { ok: false, reason: ENCRYPTED_OFFICE };
     }
     return { ok: false, reason: OLD_OFFICE };
@@ -44,7 +47,12 @@ export async function extractDocument(
       : r;
   }
   if (type === 'txt' || type === 'md') {
-    const text = decodeText(input);
+    let text: string;
+    try {
+      text = decodeText(input);
+    } catch {
+      return { ok: false, reason: NOT_SUPPORTED };
+    }
     const r =
       type === 'md' ? extractMarkdown(text) : { title: undefined, passages: extractPlain(text) };
     if (r.passages.length === 0) return { ok: false, reason: NO_TEXT };

@@ -5,8 +5,9 @@
 import { chunkParagraphs, clean, tableRowText } from './chunk';
 import type { ExtractedPassage } from './index';
 
+/** The file as UTF-8; throws when it is not (detection looked at its head only). */
 export function decodeText(data: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(data).replace(/^\ufeff/, '');
+  return new TextDecoder('utf-8', { fatal: true }).decode(data).replace(/^\ufeff/, '');
 }
 
 export function extractPlain(text: string): ExtractedPassage[] {

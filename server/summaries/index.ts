@@ -1,7 +1,9 @@
 import { defineServerDomain } from '../domain';
+import { onUploadedDocumentDeleted } from '../uploads';
 import { summaryMigrations } from './migrations';
 import { registerSummaryRoutes } from './routes';
 import { registerTableRoutes } from './tables-route';
+import { summaryKeysOf } from './own';
 
 /**
  * The server side of contract/extract.ts over the user's uploaded documents: the tables of a
@@ -13,6 +15,8 @@ import { registerTableRoutes } from './tables-route';
 export const summariesDomain = defineServerDomain({
   name: 'extract',
   register: (app, deps) => {
+    // Deleting an uploaded document deletes its summary PDF (the row goes by foreign key).
+    onUploadedDocumentDeleted(summaryKeysOf);
     registerTableRoutes(app, deps);
     registerSummaryRoutes(app, deps);
   },

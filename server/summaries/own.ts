@@ -2,6 +2,7 @@ import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
 import type { FileStorage } from '../storage';
 import '../uploads';
+import './tables';
 
 /**
  * The caller's own processed upload whose document is `deeplink`; 404 for anything else (a
@@ -26,4 +27,20 @@ export async function readStored(storage: FileStorage, key: string): Promise<Uin
   const chunks: Buffer[] = [];
   for await (const chunk of (await storage.get(key)) as AsyncIterable<Buffer>) chunks.push(chunk);
   return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The storage key of the summary PDF of the user's document, if one was written: what deleting
+ * the uploaded document deletes from storage (registered with onUploadedDocumentDeleted; the
+ * summary's row goes with the document by foreign key).
+ */
+export async function summaryKeysOf(db: Db, userId: string, documentId: string) {
+  const rows = await db
+    .selectFrom('document_summaries')
+    .select('storage_key')
+    .where('user_id', '=', userId)
+    .where('document_id', '=', documentId)
+    .where('storage_key', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.storage_key ? [r.storage_key] : []));
 }

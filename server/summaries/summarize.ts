@@ -36,7 +36,11 @@ export type Summary = {
 export function summarize(input: SummaryInput): Summary {
   const spans = splitSentences(input.text)
     .map((s) => ({ ...s, text: input.text.slice(s.start, s.end).replace(/\s+/g, ' ').trim() }))
-    .filter((s) => s.text.length >= 40 && s.text.length <= 600 && !isTableRow(s.text));
+    // Neither a lead-in to a list (it says nothing alone) nor a table's row.
+    .filter(
+      (s) =>
+        s.text.length >= 40 && s.text.length <= 600 && !s.text.endsWith(':') && !isTableRow(s.text),
+    );
   const freq = new Map<string, number>();
   for (const s of spans)
     for (const w of new Set(wordsOf(s.text))) freq.set(w, (freq.get(w) ?? 0) + 1);

@@ -26,4 +26,5 @@ export { createUploadRunner, type UploadRunner } from './runner';
 export { readUploadSettings, uploadSettingsOf, type UploadSettings } from './settings';
 export { registerFeatureUsage } from './pricing';
 export { driveKeyOf } from './store';
+export { onUploadedDocumentDeleted, type UploadedDocumentDeleted } from './remove';
 export { TRANSFER_PREFIX } from './transfer';

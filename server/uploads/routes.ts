@@ -55,17 +55,20 @@ async function removeFiles(
   userId: string,
   rows: FileRow[],
 ) {
+  // The uploaded files' bytes, and what later domains stored of their documents.
+  const keys = rows.map((row) => row.key);
   await transact(c, async (db) => {
     for (const row of rows) {
-      if (row.document_id) await deleteUploadedDocument(db, userId, row.document_id, deps.now());
+      if (row.document_id)
+        keys.push(...(await deleteUploadedDocument(db, userId, row.document_id, deps.now())));
       await db.deleteFrom('upload_files').where('key', '=', row.key).execute();
     }
   });
   afterCommit(c, () => {
-    for (const row of rows) {
+    for (const key of keys) {
       u.storage
-        .delete(row.key)
-        .catch((err: unknown) => deps.log(`upload ${row.key}: could not delete: ${String(err)}`));
+        .delete(key)
+        .catch((err: unknown) => deps.log(`upload ${key}: could not delete: ${String(err)}`));
     }
   });
 }

@@ -35,8 +35,7 @@ export function useScrollAnchor(input: {
     const el = input.scroller.current;
     if (!el) return;
     const { scale, rowHeight, rowKey, count, measured } = input;
-    const offsetOf = (index: number) =>
-      measured ? measured.offsetOf(index) : index * rowHeight;
+    const offsetOf = (index: number) => (measured ? measured.offsetOf(index) : index * rowHeight);
     const before = previous.current ?? scale;
     previous.current = scale;
     // Where the user is, in the list's true layout, as the scale they scrolled under reads it.

@@ -25,7 +25,9 @@ export function RetryAlert(props: { error: unknown; onRetry: () => void }) {
   // A request the user must change (a malformed query: 400 with the server's words) says what
   // is wrong; trying it again as it is would fail the same way (issue 18).
   const fixable =
-    isApiErrorLike(props.error) && props.error.status === 400 && serverMessage(props.error) !== null;
+    isApiErrorLike(props.error) &&
+    props.error.status === 400 &&
+    serverMessage(props.error) !== null;
   return (
     <div className="form-error" role="alert">
       {userMessage(props.error)}

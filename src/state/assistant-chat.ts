@@ -1,10 +1,5 @@
 import type { Chat, ChatBotMessage, ChatUpdate, ChatUserMessage } from '../../contract/assistant';
-import {
-  EMPTY_BLOCKS,
-  appendBlocks,
-  rebaseBlocks,
-  type BlocksState,
-} from '../lib/markdown-blocks';
+import { EMPTY_BLOCKS, appendBlocks, rebaseBlocks, type BlocksState } from '../lib/markdown-blocks';
 
 /**
  * A chat as the tab shows it: the worker's Chat with each bot message's text kept as markdown

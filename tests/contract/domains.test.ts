@@ -31,6 +31,7 @@ describe('domains', () => {
       'assistant',
       'uploads',
       'extract',
+      'tags',
     ]);
     expect(endpoints.markNotificationsRead.path).toBe('/notifications/read');
     expect(endpoints.health.path).toBe('/health');
@@ -42,6 +43,7 @@ describe('domains', () => {
     expect([...ChangeEntity.options].sort()).toEqual([
       'assistant_session',
       'board',
+      'document_tags',
       'feature_config',
       'feed',
       'follow',
@@ -49,12 +51,14 @@ describe('domains', () => {
       'organization',
       'preferences',
       'read_status',
+      'tag',
     ]);
     expect([...StoreName.options].sort()).toEqual([
       'account',
       'assistant_messages',
       'assistant_sessions',
       'boards',
+      'document_tags',
       'documents',
       'feed_entries',
       'notifications',
@@ -62,6 +66,7 @@ describe('domains', () => {
       'search_queries',
       'search_results',
       'sources',
+      'tags',
     ]);
   });
 

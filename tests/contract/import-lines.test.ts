@@ -1,5 +1,5 @@
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The architecture's import lines are lint rules (eslint.config.js); these cases make sure the
@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
  * silently disables one fails here.
  */
 const eslint = new ESLint({ cwd: process.cwd() });
+
+// Loading the config and its plugins takes seconds on a busy machine: once, before the cases.
+beforeAll(() => eslint.lintText('', { filePath: 'src/x.ts' }), 60_000);
 
 const ruleIds = async (filePath: string, code: string) => {
   const [result] = await eslint.lintText(code, { filePath });

@@ -128,7 +128,7 @@ describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
     );
     const web = await ask(h, ada.token, { prompt: question, board_id: 'needl_universe' });
     expect(lastSteps(web.events)[0].text).toBe(
-      'Searching the web for “quantum chip maker raise funds”',
+      'Searching the public corpus for “quantum chip maker raise funds”',
     );
     expect(citedDocuments(web)).toEqual([QUANTUM]);
     expect(web.done?.generated_answer.answer).toBe(

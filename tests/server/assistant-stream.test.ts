@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AskAnswer } from '../../contract/assistant';
 import type { Answerer } from '../../server/assistant/answerer';
 import { registerAskRoute } from '../../server/assistant/ask-route';
 import { resolveAuth } from '../../server/auth/resolve';
@@ -10,6 +11,8 @@ import { ask, askPath, dataLines, filingsReader, writeFilings } from './assistan
 import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 const QUESTION = "What are Nike's risks from foreign currency exchange rates?";
+/** The 12 passages retrieved for QUESTION, by the number the answer cites them by. */
+const STOPPED_SOURCE_IDS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'];
 
 /** The stored messages of a session, oldest first. */
 const messagesOf = (h: Harness, sessionId: string) =>
@@ -78,12 +81,34 @@ describe.each(STORAGE_INDEPENDENT)('the ask stream over a connection on %s', (st
       { timeout: 5_000, interval: 20 },
     );
     const [stopped] = await messagesOf(h, 'closed-1');
-    expect(stopped).toMatchObject({ prompt: QUESTION, status: 'stopped', error: null, data: null });
+    expect(stopped).toMatchObject({ prompt: QUESTION, status: 'stopped', error: null });
+    // The sources came before the answer's first chunk, so the stop had them.
+    expect(text.indexOf('"SOURCES"')).toBeGreaterThan(-1);
+    expect(text.indexOf('"SOURCES"')).toBeLessThan(text.indexOf('"GENERATED_ANSWER"'));
     // The same question answered whole: what was kept is where it stopped, short of the end.
-    const whole = (await ask(h, token, { prompt: QUESTION })).done!.generated_answer.answer;
+    const done = (await ask(h, token, { prompt: QUESTION })).done!;
+    const whole = done.generated_answer.answer;
     expect(whole.startsWith(stopped.answer)).toBe(true);
     expect(stopped.answer.length).toBeGreaterThan(0);
     expect(stopped.answer.length).toBeLessThan(whole.length);
+    // The stopped answer keeps its sources: every passage it was reading, numbered as cited,
+    // and the documents they came from (the whole answer's citations are among them).
+    const kept = JSON.parse(stopped.data!) as AskAnswer;
+    expect(kept).toMatchObject({
+      answer_type: 'ANSWER',
+      message_id: expect.any(String),
+      session_id: 'closed-1',
+      followup_questions: [],
+    });
+    const sources = kept.generated_answer.sentences.flatMap((s) => s.citations);
+    expect(sources.map((c) => c.id)).toEqual(STOPPED_SOURCE_IDS);
+    expect(kept.retrieved_results.map((r) => r.document_id)).toEqual(
+      done.retrieved_results.map((r) => r.document_id),
+    );
+    const byId = new Map(sources.map((c) => [c.id, c.document_id]));
+    for (const cited of done.generated_answer.sentences.flatMap((s) => s.citations)) {
+      expect(byId.get(cited.id)).toBe(cited.document_id);
+    }
   });
 
   it('ends with an [ERROR] line when the answerer fails, and keeps the message as error', async () => {

@@ -9,6 +9,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,16 +69,33 @@ const templatePath = (kind: 'sqlite' | 'pglite', opts: TemplateOptions) =>
     `${kind}-${hashOfSources()}-${opts.product}-${opts.seedNow}-${opts.seed ? 'seeded' : 'empty'}.${kind === 'sqlite' ? 'db' : 'tar'}`,
   );
 
-/** Templates of code edited away since: gone after a day (a PGlite one is about 45 MB). */
+/**
+ * Templates of code edited since: each edit under server/ or contract/ makes new ones (a PGlite
+ * one is about 45 MB), so those unused for an hour go, and all but the 12 used last.
+ */
 const dropOldTemplates = () => {
-  const dayAgo = Date.now() - 24 * 3600_000;
-  for (const name of readdirSync(CACHE_DIR)) {
+  const hourAgo = Date.now() - 3600_000;
+  const found = readdirSync(CACHE_DIR).flatMap((name) => {
     const path = join(CACHE_DIR, name);
     try {
-      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { force: true });
+      return [{ path, used: statSync(path).mtimeMs }];
     } catch {
-      // another worker removed it first
+      return []; // another worker removed it first
     }
+  });
+  found.sort((a, b) => b.used - a.used);
+  for (const [i, { path, used }] of found.entries()) {
+    if (i >= 12 || used < hourAgo) rmSync(path, { force: true });
+  }
+};
+
+/** Marks a template used now (dropOldTemplates keeps those used last). */
+const touch = (path: string) => {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    // removed meanwhile: the copy already made is whole
   }
 };
 
@@ -105,6 +123,7 @@ const sqliteTemplate = async (opts: TemplateOptions): Promise<string> => {
   const path = templatePath('sqlite', opts);
   const known = sqliteTemplates.get(path);
   if (known) return known;
+  touch(path);
   if (!existsSync(path)) {
     const dir = mkdtempSync(join(tmpdir(), 'server-template-'));
     try {
@@ -123,7 +142,15 @@ const sqliteTemplate = async (opts: TemplateOptions): Promise<string> => {
 
 /** A fresh SQLite database in `dataDir`, migrated (and seeded) from the template. */
 export const openSqliteFromTemplate = async (dataDir: string, opts: TemplateOptions) => {
-  copyFileSync(await sqliteTemplate(opts), join(dataDir, 'workspace.db'));
+  const target = join(dataDir, 'workspace.db');
+  const path = await sqliteTemplate(opts);
+  try {
+    copyFileSync(path, target);
+  } catch {
+    // Dropped by another run meanwhile (dropOldTemplates): made again.
+    sqliteTemplates.delete(path);
+    copyFileSync(await sqliteTemplate(opts), target);
+  }
   return openDatabase({ dataDir });
 };
 
@@ -137,7 +164,10 @@ const pgliteTemplate = (opts: TemplateOptions): Promise<Blob> => {
   let template = pgliteTemplates.get(path);
   if (!template) {
     template = (async () => {
-      if (existsSync(path)) return new Blob([readFileSync(path)]);
+      if (existsSync(path)) {
+        touch(path);
+        return new Blob([readFileSync(path)]);
+      }
       const [{ PGlite }, { PGliteDialect }] = await loadPglite();
       const pglite = await PGlite.create();
       const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

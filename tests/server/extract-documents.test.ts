@@ -259,6 +259,12 @@ describe('text and Markdown', () => {
       'The file is not a PDF, Word, PowerPoint, Excel, text or Markdown file.',
     );
     expect(await reason('empty.txt', new Uint8Array(0))).toBe('The file is empty.');
+    // Text for its first MiB, then not UTF-8.
+    const halfText = new Uint8Array((1 << 20) + 10).fill(0x61);
+    halfText[(1 << 20) + 5] = 0xff;
+    expect(await reason('notes.txt', halfText)).toBe(
+      'The file is not a PDF, Word, PowerPoint, Excel, text or Markdown file.',
+    );
     expect(await reason('blank.txt', strToU8('\n\n  \n'))).toBe(
       'No text found in the file (a scanned PDF needs text recognition, which is not available)',
     );

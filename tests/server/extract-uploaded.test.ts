@@ -339,4 +339,42 @@ describe.each(BACKENDS)('tables and summaries on %s', (backend) => {
     // One for the first run, one for the run that took it up; the dead server wrote none.
     expect(ready).toHaveLength(2);
   });
+
+  it("deletes a document's summary PDF from storage with the document", async () => {
+    const asked = await h.call('POST', '/save_summary/v2', {
+      token: alice,
+      body: { deeplink: deeplinks.tables },
+    });
+    expect(asked.status).toBe(200);
+    await waitFor(async () => {
+      const s = await h.call('GET', `/save_summary/status?deeplink=${deeplinks.tables}`, {
+        token: alice,
+      });
+      return s.body.status === 'SUCCESS';
+    });
+    const summary = await h.db
+      .selectFrom('document_summaries')
+      .select('storage_key')
+      .where('document_id', '=', deeplinks.tables)
+      .executeTakeFirstOrThrow();
+    const key = summary.storage_key!;
+    expect(await h.files.head(key)).not.toBeNull();
+    const source = await h.db
+      .selectFrom('documents as d')
+      .innerJoin('sources as s', 's.id', 'd.source_id')
+      .select('s.key')
+      .where('d.id', '=', deeplinks.tables)
+      .executeTakeFirstOrThrow();
+    const del = await h.call('DELETE', `/doc/${source.key}?deeplink=${deeplinks.tables}`, {
+      token: alice,
+    });
+    expect(del.status).toBe(200);
+    await waitFor(async () => (await h.files.head(key)) === null);
+    const rows = await h.db
+      .selectFrom('document_summaries')
+      .select('id')
+      .where('document_id', '=', deeplinks.tables)
+      .execute();
+    expect(rows).toEqual([]);
+  });
 });

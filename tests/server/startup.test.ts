@@ -29,6 +29,11 @@ describe('migrations from every domain', () => {
       '0014-entities',
       '0015-search-reindex',
       '0016-assistant-answering',
+      '0017-uploads',
+      '0018-organization-plan',
+      '0022-user-tags',
+      '0023-document-tags',
+      '0024-document-tags-by-document',
     ]);
   });
 
@@ -74,6 +79,11 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0014-entities',
       '0015-search-reindex',
       '0016-assistant-answering',
+      '0017-uploads',
+      '0018-organization-plan',
+      '0022-user-tags',
+      '0023-document-tags',
+      '0024-document-tags-by-document',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

@@ -47,7 +47,8 @@ describe.each(SETUPS)('uploads on $db with $files files', ({ db, files }) => {
     });
     alice = (await h.signUp('Alice')).session.id_token;
     bob = (await h.signUp('Bob')).session.id_token;
-  });
+    // A fresh PGlite and an S3 server on a machine shared with other suites.
+  }, 120_000);
   afterAll(async () => {
     await h.close();
     await storage?.close();
@@ -67,7 +68,11 @@ describe.each(SETUPS)('uploads on $db with $files files', ({ db, files }) => {
     const cfg = init.body.upload_configs[0];
     const link: string = cfg.upload_link;
     const res = link.startsWith('/api/')
-      ? await h.app.request(link, { method: 'PUT', headers: cfg.headers, body: new Uint8Array(bytes) })
+      ? await h.app.request(link, {
+          method: 'PUT',
+          headers: cfg.headers,
+          body: new Uint8Array(bytes),
+        })
       : await fetch(link, { method: 'PUT', headers: cfg.headers, body: new Uint8Array(bytes) });
     return { cfg, transfer: res };
   };

@@ -60,6 +60,15 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
   // The assistant (issue 8).
   askSessionPut: { body: { title: '   ' }, field: 'title' },
   askFeedback: { body: { feedback: 'MAYBE', message_id: 'm1' }, field: 'feedback' },
+  // Uploads, extraction and summaries (issue 20).
+  uploadInit: { body: { source: 'needldrive', files: [] }, field: 'files' },
+  uploadComplete: { body: { source: 'needldrive', files: 'all' }, field: 'files' },
+  uploadCompleteUpdate: {
+    body: { source: 'needldrive', files: [], action: 'remove', feed_id: 'f1' },
+    field: 'files',
+  },
+  tableExtraction: { body: { deeplink: 'd1', page_number: 0 }, field: 'page_number' },
+  saveSummary: { body: { deeplink: 42 }, field: 'deeplink' },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);

@@ -179,7 +179,9 @@ describe('the assistant overlay', () => {
     await within(panel).findByRole('article', { name: 'Answer' });
     expect(within(panel).getByText(/^Continuing your last chat/)).toBeTruthy();
     fireEvent.click(within(panel).getByRole('button', { name: 'Start a new chat' }));
-    await waitFor(() => expect(within(panel).queryByRole('article', { name: 'Answer' })).toBeNull());
+    await waitFor(() =>
+      expect(within(panel).queryByRole('article', { name: 'Answer' })).toBeNull(),
+    );
     expect(within(panel).queryByText(/^Continuing your last chat/)).toBeNull();
     expect(within(panel).getByPlaceholderText('Ask me anything...')).toBeTruthy();
   });

@@ -23,42 +23,46 @@ function entryLinks(): Array<{ name: string; href: string }> {
 }
 
 describe('every navigation entry leads somewhere (issue 18)', () => {
-  it.each([1600, 900])('at %i px no visible entry opens "Not available yet"', async (width) => {
-    setViewportWidth(width);
-    const { shell, history } = await renderAssistant({
-      path: '/feeds/home/rss_news',
-      flags: DEFAULT_FLAGS,
-    });
-    await screen.findByRole('heading', { level: 1, name: 'My Data' });
-    if (width < 1600) fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
-    const entries = entryLinks();
-    expect(entries.map((entry) => entry.name)).toEqual([
-      'My Data',
-      'Search',
-      'AskNeedl',
-      'New feed',
-      'Feed Manager',
-      'Add source',
-      'Browse sources',
-      'Ingestion status',
-      'Needl',
-      'Notifications',
-    ]);
+  it.each([1600, 900])(
+    'at %i px no visible entry opens "Not available yet"',
+    async (width) => {
+      setViewportWidth(width);
+      const { shell, history } = await renderAssistant({
+        path: '/feeds/home/rss_news',
+        flags: DEFAULT_FLAGS,
+      });
+      await screen.findByRole('heading', { level: 1, name: 'My Data' });
+      if (width < 1600) fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
+      const entries = entryLinks();
+      expect(entries.map((entry) => entry.name)).toEqual([
+        'My Data',
+        'Search',
+        'AskNeedl',
+        'New feed',
+        'Feed Manager',
+        'Add source',
+        'Browse sources',
+        'Ingestion status',
+        'Needl',
+        'Notifications',
+      ]);
 
-    for (const entry of entries) {
-      await act(() => shell.router.navigate({ href: '/feeds/home/rss_news' }));
-      if (width < 1600 && screen.queryByRole('button', { name: 'Open navigation' }))
-        fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
-      const link = screen.getAllByRole('link', { name: entry.name })[0];
-      fireEvent.click(link);
-      const target = entry.href === '/' ? '/feeds/home/rss_news' : entry.href;
-      await waitFor(() => expect(history.location.pathname).toBe(target));
-      await waitFor(() => expect(shell.router.state.status).toBe('idle'));
-      expect(screen.queryByText('Not available yet'), entry.name).toBeNull();
-      expect(screen.queryByText(/There is no screen at/), entry.name).toBeNull();
-    }
-    // Ten screens in a row: more than one test's usual time on a busy machine.
-  }, 30_000);
+      for (const entry of entries) {
+        await act(() => shell.router.navigate({ href: '/feeds/home/rss_news' }));
+        if (width < 1600 && screen.queryByRole('button', { name: 'Open navigation' }))
+          fireEvent.click(screen.getByRole('button', { name: 'Open navigation' }));
+        const link = screen.getAllByRole('link', { name: entry.name })[0];
+        fireEvent.click(link);
+        const target = entry.href === '/' ? '/feeds/home/rss_news' : entry.href;
+        await waitFor(() => expect(history.location.pathname).toBe(target));
+        await waitFor(() => expect(shell.router.state.status).toBe('idle'));
+        expect(screen.queryByText('Not available yet'), entry.name).toBeNull();
+        expect(screen.queryByText(/There is no screen at/), entry.name).toBeNull();
+      }
+      // Ten screens in a row: more than one test's usual time on a busy machine.
+    },
+    30_000,
+  );
 
   it('/ask-needl opens the assistant, with the navigation beside it', async () => {
     setViewportWidth(1600);

@@ -10,7 +10,7 @@ const banner = () => screen.queryByText('Offline: the server cannot be reached.'
 describe('offline', () => {
   it('shows a banner while the worker cannot reach the server, and what waits', async () => {
     const { emit } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
-    await screen.findByRole('button', { name: 'Sign out' });
+    await screen.findByRole('button', { name: 'Sign out' }, { timeout: 10_000 });
     expect(banner()).toBeNull();
 
     emit({ type: 'online', online: false });

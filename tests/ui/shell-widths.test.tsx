@@ -1,9 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_FLAGS, createFeed } from './feed-fixtures';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 afterEach(() => cleanup());
+// The feed screen is loaded on demand: load it once before the tests wait for it.
+beforeAll(() => import('../../src/features/feed/feed-page'));
 
 /** The side navigation, shown or not (closed, it is hidden from assistive technology). */
 function sideNav(): HTMLElement {
@@ -16,7 +18,7 @@ describe('on a phone the navigation is a drawer (issue 18)', () => {
   it('opens over the page with a scrim, which closes it', async () => {
     setViewportWidth(390);
     await renderShell({ path: '/feeds/home', session: SIGNED_IN });
-    await screen.findByRole('button', { name: 'Open navigation' });
+    await screen.findByRole('button', { name: 'Open navigation' }, { timeout: 5000 });
     const nav = sideNav();
     expect(nav.getAttribute('data-state')).toBe('closed');
     expect(nav.classList).toContain('drawer');
@@ -36,9 +38,7 @@ describe('on a phone the navigation is a drawer (issue 18)', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
     fireEvent.click(within(nav).getByRole('link', { name: 'Search' }));
     await waitFor(() => expect(history.location.pathname).toBe('/search'));
-    await waitFor(() =>
-      expect(sideNav().getAttribute('data-state')).toBe('closed'),
-    );
+    await waitFor(() => expect(sideNav().getAttribute('data-state')).toBe('closed'));
   });
 
   it('sits beside the page on wider screens, with no scrim', async () => {
@@ -58,7 +58,11 @@ describe('a feed with documents (issue 18)', () => {
     await renderShell({
       path: '/feeds/home',
       session: SIGNED_IN,
-      handlers: { 'flags.get': () => FEED_FLAGS, 'feed.window': feed.window, 'feed.tabs': feed.tabs },
+      handlers: {
+        'flags.get': () => FEED_FLAGS,
+        'feed.window': feed.window,
+        'feed.tabs': feed.tabs,
+      },
     });
     await screen.findByRole('list', { name: 'Feed documents' });
     const main = screen.getByRole('main');

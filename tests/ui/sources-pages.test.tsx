@@ -170,7 +170,9 @@ describe('/connect/rss', () => {
       ),
     );
     expect(
-      within(section).getByRole('link', { name: 'see them in Ingestion status' }).getAttribute('href'),
+      within(section)
+        .getByRole('link', { name: 'see them in Ingestion status' })
+        .getAttribute('href'),
     ).toBe('/settings/feeds');
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AskSession } from '../../contract/assistant';
+import type { AskAnswer, AskSession } from '../../contract/assistant';
 import type { StartOptions } from '../../server/start';
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai';
 import { serverView, setupWorkspaceSuite } from './support';
@@ -13,6 +13,11 @@ import { ALL, askingUser, botOf, insertQuokkaDocs, patchIn } from './assistant-s
 
 /** Long enough to be streaming still when the test stops it (80 characters a second). */
 const SLOW_REPLY = `${'Quokkas eat leaves and grasses on Rottnest Island. '.repeat(20)}[1]`;
+/** The passages "What do quokkas eat?" reads, by the number the answer cites them by. */
+const STOPPED_SOURCES = [
+  ['1', 'Quokka diet study'],
+  ['2', 'Quokka census results'],
+];
 const FAST_REPLY = 'Quokkas eat leaves, grasses and succulent plants on Rottnest Island. [1]';
 
 let fake: FakeOpenAi;
@@ -62,6 +67,12 @@ describe('ask.stop', () => {
     expect(bot).toMatchObject({ phase: 'stopped', generatingStopped: true, error: null });
     expect(bot.streamingAnswer.length).toBeGreaterThan(0);
     expect(SLOW_REPLY.startsWith(bot.streamingAnswer)).toBe(true);
+    // It keeps the sources it had (SOURCES came before the first chunk): its Sources list.
+    const sourcesOf = (data: AskAnswer | null) =>
+      (data?.generated_answer.sentences ?? []).flatMap((s) =>
+        s.citations.map((c) => [c.id, c.title_label]),
+      );
+    expect(sourcesOf(bot.data)).toEqual(STOPPED_SOURCES);
     // Nothing is streaming now: a second stop has nothing to stop.
     expect(await tab.api.call('ask.stop', { sessionId: asked.sessionId })).toEqual({
       stopped: false,
@@ -73,6 +84,8 @@ describe('ask.stop', () => {
     const session = await serverSession(user, asked.sessionId, (s) => s.state.messages.length > 0);
     expect(session.state.messages.map((m) => m.status)).toEqual(['stopped']);
     expect(session.state.messages[0].answer.startsWith(bot.streamingAnswer)).toBe(true);
+    // The server keeps the same sources with it: the tab shows them after a reload too.
+    expect(sourcesOf(session.state.messages[0].data)).toEqual(STOPPED_SOURCES);
 
     // The chat's stopped answer is kept in the mirror (history).
     await ws.workspace.idle();

@@ -213,7 +213,10 @@ describe('outbox and a server asking for later (429)', () => {
       if (!isPreferencesPut(url, init.method) || refusals >= 2) return null;
       refusals += 1;
       return new Response(
-        JSON.stringify({ error: 'rate_limited', message: 'too many changes; try again in 30 seconds' }),
+        JSON.stringify({
+          error: 'rate_limited',
+          message: 'too many changes; try again in 30 seconds',
+        }),
         { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '30' } },
       );
     };
@@ -243,9 +246,7 @@ describe('outbox and a server asking for later (429)', () => {
     // At 30 s it goes, is refused again (no second toast), and waits another 30 s.
     await clock.advance(1_000);
     await expect.poll(() => refusals).toBe(2);
-    await expect
-      .poll(async () => (await a.api.call('outbox.list', {}))[0]?.attempts)
-      .toBe(2);
+    await expect.poll(async () => (await a.api.call('outbox.list', {}))[0]?.attempts).toBe(2);
     await clock.advance(30_000);
     await a.waitFor((e) => e.type === 'outbox' && e.pending === 0, { since });
     expect((await preferenceChanges(user)).preferences).toEqual({

@@ -68,7 +68,7 @@ describe('per-user limits from the worker', () => {
     expect(userMessage(refused)).toBe('too many follows; try again in 60 minutes');
   });
 
-  it('words a 429 that carries no message of the server\'s (a proxy\'s) for the user, never as its status', async () => {
+  it("words a 429 that carries no message of the server's (a proxy's) for the user, never as its status", async () => {
     const fetchLike: FetchLike = async (url, init) =>
       init.method === 'POST' && new URL(url).pathname.endsWith('/connect/rss')
         ? new Response('<html><body>429 Too Many Requests</body></html>', {

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import {
   sessionTitle,
+  stoppedAnswer,
   type AskEvent,
+  type AskSources,
   type AskSession,
   type assistant,
   type SessionSummary,
@@ -42,17 +44,36 @@ type SendInput = z.output<(typeof assistant.ops)['ask.send']['input']>;
 
 const nowIso = (ctx: Ctx) => new Date(ctx.clock.now()).toISOString();
 
+/** What a run has received before DONE (SOURCES, the text): what a stop keeps. */
+const received = new WeakMap<Run, { text: string; sources: AskSources | null }>();
+const receivedOf = (run: Run) => {
+  let got = received.get(run);
+  if (!got) received.set(run, (got = { text: '', sources: null }));
+  return got;
+};
+
+/**
+ * The update that ends a run stopped: what streamed stays, with the sources it had (as the
+ * server keeps it: contract stoppedAnswer), so its Sources list and markers still open them.
+ */
+function stoppedUpdate(entry: Entry, run: Run) {
+  const { text, sources } = receivedOf(run);
+  const ids = { message_id: run.messageId, session_id: entry.chat.sessionId };
+  return {
+    messageId: run.messageId,
+    phase: 'stopped' as const,
+    generatingStopped: true,
+    ...(sources ? { data: internCitations(stoppedAnswer(text, sources, ids)) } : {}),
+  };
+}
+
 /** Stops the question streaming in the chat (stop, or a newer question): it stays, stopped. */
 function stopRun(chats: Chats, entry: Entry) {
   const run = entry.run;
   if (!run || run.ended) return false;
   run.ended = true;
   run.controller.abort();
-  chats.updates.queue(
-    entry,
-    { messageId: run.messageId, phase: 'stopped', generatingStopped: true },
-    true,
-  );
+  chats.updates.queue(entry, stoppedUpdate(entry, run), true);
   return true;
 }
 
@@ -63,7 +84,11 @@ function onEvent(chats: Chats, entry: Entry, run: Run, event: AskEvent) {
   switch (event.status) {
     case 'INTERMEDIATE_STEP':
       return queue(entry, { messageId, steps: event.data.steps });
+    case 'SOURCES':
+      receivedOf(run).sources = event.data;
+      return;
     case 'GENERATED_ANSWER':
+      receivedOf(run).text += event.data.answer_chunk;
       return queue(entry, { messageId, append: event.data.answer_chunk, phase: 'streaming' });
     case 'GENERATING_CITATIONS':
       return queue(entry, { messageId, phase: 'citing' });
@@ -128,7 +153,7 @@ async function runAsk(chats: Chats, entry: Entry, run: Run, request: AskRequest)
     const messageId = run.messageId;
     if (end.kind === 'error')
       updates.queue(entry, { messageId, phase: 'error', error: end.message }, true);
-    else updates.queue(entry, { messageId, phase: 'stopped', generatingStopped: true }, true);
+    else updates.queue(entry, stoppedUpdate(entry, run), true);
   }
   if (entry.run === run) entry.run = null;
   await persist(chats, entry);

@@ -5,7 +5,9 @@ import { documentsDomain } from './documents';
 import { notificationsDomain } from './notifications';
 import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
+import { tagsDomain } from './tags';
 import { telemetryDomain } from './telemetry';
+import { uploadsDomain } from './uploads';
 import { userDomain } from './user';
 
 /**
@@ -21,4 +23,6 @@ export const productDomains: readonly WorkerDomain[] = [
   boardsDomain,
   searchDomain,
   assistantDomain,
+  uploadsDomain,
+  tagsDomain,
 ];

@@ -60,9 +60,7 @@ export function AssistantOverlay(props: { params: Record<string, string> }) {
           </p>
         ) : resumed !== null && resumed === active ? (
           <p className="chat-resumed" role="status">
-            <span>
-              Continuing your last chat{title ? <>: “{title}”</> : null}.
-            </span>
+            <span>Continuing your last chat{title ? <>: “{title}”</> : null}.</span>
             <button
               type="button"
               className="button small"

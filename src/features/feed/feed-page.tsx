@@ -7,6 +7,7 @@ import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { SourceHeader, useFollowedSources } from '../sources';
+import { UploadsPanel } from '../uploads';
 import { FeedActions } from './feed-actions';
 import { FeedEmptyState } from './empty-state';
 import { ALL_TAB, selectedTab, shownTabs, windowTab, type TabKey } from './feed-tabs';
@@ -67,7 +68,9 @@ export function FeedPage() {
       {view.source ? (
         <SourceHeader sourceKey={view.source} source={source} loaded={sources !== null} />
       ) : null}
-      {view.emptyFamily !== null ? (
+      {view.emptyFamily === 'drives' ? (
+        <UploadsPanel />
+      ) : view.emptyFamily !== null ? (
         <FeedEmptyState family={view.emptyFamily} help={view.help} />
       ) : (
         <>

@@ -112,8 +112,8 @@ export function ConnectRssPage() {
             {followed && followed.length > 0 ? (
               <>
                 {' '}
-                You follow {followed.length} built-in{' '}
-                {followed.length === 1 ? 'source' : 'sources'} (news and filings):{' '}
+                You follow {followed.length} built-in {followed.length === 1 ? 'source' : 'sources'}{' '}
+                (news and filings):{' '}
                 <ShellLink to={r.settings.feeds}>see them in Ingestion status</ShellLink>.
               </>
             ) : null}

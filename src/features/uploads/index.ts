@@ -1,0 +1,1 @@
+export { UploadsPanel } from './uploads-panel';
