@@ -99,7 +99,12 @@ export const createApp = (deps: AppDeps) => {
   app.use('/api/*', refuseUnstorableText(deps.product));
   app.use('/api/*', resolveAuth(deps));
   for (const domain of serverDomains) domain.guard?.(app, deps);
-  app.use('/api/*', idempotency(deps));
+  // A transfer is a PUT of a file to its own key (idempotent by nature), streamed: the
+  // idempotency record would read the whole body into memory first.
+  const keyed = idempotency(deps);
+  app.use('/api/*', (c, next) =>
+    c.req.path.startsWith(TRANSFER_PREFIX) ? next() : keyed(c, next),
+  );
   for (const domain of serverDomains) domain.register(app, deps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'token', {

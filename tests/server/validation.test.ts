@@ -69,6 +69,10 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
   },
   tableExtraction: { body: { deeplink: 'd1', page_number: 0 }, field: 'page_number' },
   saveSummary: { body: { deeplink: 42 }, field: 'deeplink' },
+  // Tags and bookmarks (issue 21).
+  createTag: { body: { tag: '   ' }, field: 'tag' },
+  deleteTag: { body: { tag_id: 7 }, field: 'tag_id' },
+  setDocumentTags: { body: { tags: 'rates' }, field: 'tags' },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);

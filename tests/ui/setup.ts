@@ -1,3 +1,4 @@
+import { configure } from '@testing-library/react';
 // jsdom does not implement scrolling; the router restores scroll on navigation.
 window.scrollTo = () => {};
 
@@ -32,3 +33,7 @@ window.matchMedia ??= ((query: string) => ({
   removeEventListener: () => {},
   dispatchEvent: () => false,
 })) as typeof window.matchMedia;
+
+// findBy/waitFor wait for a condition, not a duration: give them room on a busy 2-core machine
+// (two test files run at once), so a slow first render is not a failure.
+configure({ asyncUtilTimeout: 5000 });

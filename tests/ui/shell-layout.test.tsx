@@ -34,7 +34,8 @@ describe('a screen that is not built yet', () => {
   it('reports each route change to the worker', async () => {
     const { calls, history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
     await screen.findByRole('heading', { level: 1, name: 'My Data' });
-    fireEvent.click(screen.getByRole('link', { name: 'Add source' }));
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    fireEvent.click(within(nav).getByRole('link', { name: 'Add source' }));
     await waitFor(() => expect(history.location.pathname).toBe('/connect/rss'));
     await waitFor(() =>
       expect(calls.filter((c) => c.op === 'tab.route').map((c) => c.input)).toEqual([
