@@ -125,7 +125,7 @@ export const SetDocumentTagsBody = z
      * these stands for the tag that name resolves to.
      */
     create: z
-      .array(CreateTagBody.required({ id: true }))
+      .array(z.object({ tag: tagName, id: id('create[].id') }).strict())
       .max(MAX_DOCUMENT_TAGS, { message: `create holds at most ${MAX_DOCUMENT_TAGS} tags` })
       .optional(),
   })

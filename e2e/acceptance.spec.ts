@@ -190,7 +190,7 @@ test('a new user follows a feed and a filings preset, builds a feed, reads acros
 
     // The first user's feed and private source are not theirs to open.
     await other.goto(feedUrl);
-    await expect(other.getByRole('alert')).toContainText('no such feed');
+    await expect(other.getByRole('heading', { name: 'Feed not found' })).toBeVisible();
     await expect(other.getByRole('article')).toHaveCount(0);
     await other.goto(wirePage);
     // Its page names it by its key only (no label, no address) and lists nothing.

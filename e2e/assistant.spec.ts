@@ -126,6 +126,8 @@ test('a new user asks about the demo documents, opens a citation, searches, then
     await expect(dialog).toHaveCount(0);
 
     await history.getByRole('button', { name: `Delete ${QUESTION}` }).click();
+    // Deleting asks first: Cancel keeps the session, Delete removes it.
+    await history.getByRole('button', { name: `Confirm delete ${QUESTION}` }).click();
     await expect(page.getByText('Session deleted successfully')).toBeVisible();
     await expect(row).toHaveCount(0);
     await expect(history.getByText('No conversations yet')).toBeVisible();

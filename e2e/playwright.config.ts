@@ -16,6 +16,29 @@ mkdirSync(dataDir, { recursive: true });
 // E2E_PORT + 218: 4391). Kept in the environment, like the data directory, for the workers.
 process.env.E2E_FIXTURE_PORT ??= String(port + 218);
 const fixturePort = Number(process.env.E2E_FIXTURE_PORT);
+// The screenshots' own server (E2E_PORT + 1) and database.
+const layoutPort = port + 1;
+const layoutDataDir = `${dataDir}-layout`;
+mkdirSync(layoutDataDir, { recursive: true });
+
+/** The app server on `at`, over the database in `dir`. */
+const server = (at: number, dir: string) => ({
+  command: 'npx tsx server/main.ts',
+  cwd: root,
+  url: `http://127.0.0.1:${at}/api/health`,
+  // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
+  env: {
+    PORT: String(at),
+    DATA_DIR: dir,
+    PRODUCT: 'needl',
+    FETCH_ALLOW_PRIVATE: '1',
+    PRESET_BASE_URL: `http://127.0.0.1:${fixturePort}`,
+  },
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'pipe' as const,
+  stderr: 'pipe' as const,
+});
 
 /**
  * Playwright against the built app (`vite build` first; package.json test:e2e does it) and a
@@ -40,22 +63,15 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'npx tsx server/main.ts',
-    cwd: root,
-    url: `http://127.0.0.1:${port}/api/health`,
-    // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PRODUCT: 'needl',
-      FETCH_ALLOW_PRIVATE: '1',
-      PRESET_BASE_URL: `http://127.0.0.1:${fixturePort}`,
+  projects: [
+    // The screenshot expectations (layout-widths.spec.ts, named "-chromium-") read the demo
+    // workspace as seeded: their own server and database, untouched by the journeys.
+    {
+      name: 'chromium',
+      testMatch: 'layout-widths.spec.ts',
+      use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${layoutPort}` },
     },
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+    { name: 'journeys', testIgnore: 'layout-widths.spec.ts', use: { browserName: 'chromium' } },
+  ],
+  webServer: [server(port, dataDir), server(layoutPort, layoutDataDir)],
 });

@@ -43,6 +43,7 @@ describe.each(STORAGES)('the ask stream on %s', (storage) => {
     expect(res.errors).toEqual([]);
     expect(statusRuns(res.events)).toEqual([
       'INTERMEDIATE_STEP',
+      'SOURCES',
       'GENERATED_ANSWER',
       'GENERATING_CITATIONS',
       'DONE',
