@@ -6,7 +6,7 @@ import {
   type Citation,
   type DocumentHighlight,
 } from '../../contract/assistant';
-import type { Db } from '../db/schema';
+import type { Database, Db } from '../db/schema';
 import { driveKeyOf } from '../uploads';
 import { highlightText, matchTerms, splitPassages, type SearchExpr } from '../search';
 import type { AnsweredSentence, RetrievedPassage } from './answerer';
@@ -21,17 +21,7 @@ import type { AskDocument } from './retrieve';
  */
 
 /** Where a span of an uploaded document's plain text lies on its page (document_regions). */
-export type PassageRegion = {
-  span_start: number;
-  span_end: number;
-  page: number | null;
-  x0: number | null;
-  y0: number | null;
-  x1: number | null;
-  y1: number | null;
-  page_width: number | null;
-  page_height: number | null;
-};
+export type PassageRegion = Omit<Database['document_regions'], 'document_id' | 'ordinal' | 'kind'>;
 
 /**
  * The box of [start, end) of a document's plain text on its page (001 §3 document_highlight),
