@@ -3,7 +3,8 @@
 // browser, one server: it leaves the other core to tsc and ESLint); then vitest alone (its
 // projects side by side in one pool of two workers, vitest.config.ts), whose timing-sensitive
 // server suites want the machine to themselves. Runs every wave even after a failure, and
-// prints the time of each step and of each vitest project at the end, pass or fail.
+// prints the time of each step and of each vitest project at the end, pass or fail, then what
+// each failed step said about its failures (a CI log is often read from its tail).
 //
 //   node scripts/test.mjs            every step
 //   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e)
@@ -43,11 +44,26 @@ const run = (name) =>
     const step = STEPS[name];
     const start = Date.now();
     const child = spawn(step.cmd, step.args, {
-      stdio: 'inherit',
+      stdio: ['inherit', 'pipe', 'pipe'],
       env: { ...process.env, ...step.env },
     });
-    child.on('exit', (code, signal) =>
-      resolve({ name, ok: code === 0, code: code ?? signal, ms: Date.now() - start }),
+    const output = [];
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      output.push(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
+      output.push(chunk);
+    });
+    child.on('close', (code, signal) =>
+      resolve({
+        name,
+        ok: code === 0,
+        code: code ?? signal,
+        ms: Date.now() - start,
+        output: code === 0 ? '' : Buffer.concat(output).toString('utf8'),
+      }),
     );
   });
 
@@ -60,6 +76,27 @@ const runLane = async (lane) => {
     if (!result.ok) break;
   }
   return done;
+};
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/**
+ * The failures out of a step's output: Playwright's and vitest's numbered or marked failure
+ * blocks (their first lines each), then their closing summary; otherwise the last lines.
+ */
+const failureSummary = (raw) => {
+  const lines = stripAnsi(raw).split('\n');
+  const picked = [];
+  for (let i = 0; i < lines.length && picked.length < 120; i++) {
+    // Playwright: "  1) [journeys] › offline.spec.ts:10:3 › ..."; vitest: " FAIL  server tests/..."
+    if (/^\s+\d+\) \[/.test(lines[i]) || /^\s*FAIL\s/.test(lines[i])) {
+      picked.push(...lines.slice(i, i + 14).filter((line) => line.trim() !== ''), '');
+    }
+  }
+  const summaryAt = lines.findIndex((line) => /^\s+\d+ failed/.test(line));
+  if (summaryAt >= 0) picked.push(...lines.slice(summaryAt, summaryAt + 20));
+  return (picked.length > 0 ? picked : lines.slice(-40)).join('\n');
 };
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
@@ -94,5 +131,9 @@ for (const r of results) {
   }
 }
 console.log(`  ${'total'.padEnd(22)}${seconds(Date.now() - start)}`);
+for (const r of results.filter((r) => !r.ok)) {
+  console.log(`\nWhat ${r.name} said about its failures:`);
+  console.log(failureSummary(r.output));
+}
 rmSync(timesDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
