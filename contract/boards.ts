@@ -223,6 +223,9 @@ export const FeedSuggestions = z.object({ results: z.array(FeedSuggestion) });
 
 export const EnableBody = z.object({ enabled: z.boolean() }).strict();
 
+/** DELETE /boards/{id}: the feed is gone (its owner's only; someone else's id answers 404). */
+export const BoardDeleted = z.object({ ok: z.literal(true) });
+
 export const boards = defineDomain({
   name: 'boards',
   endpoints: {
@@ -260,6 +263,14 @@ export const boards = defineDomain({
       response: Board,
       status: 200,
       summary: "Edit a feed's name, description and query",
+    }),
+    deleteBoard: endpoint({
+      method: 'delete',
+      path: '/boards/{id}',
+      auth: true,
+      response: BoardDeleted,
+      status: 200,
+      summary: 'Delete a custom or AI feed and its entries',
     }),
     duplicateBoard: endpoint({
       method: 'post',
@@ -362,6 +373,7 @@ export const boards = defineDomain({
     'boards.update': op(z.object({ id: id(), draft: BoardDraft }), Board),
     'boards.duplicate': op(z.object({ id: id(), board_name: z.string().optional() }), Board),
     'boards.enable': op(z.object({ id: id(), enabled: z.boolean() }), Board),
+    'boards.delete': op(z.object({ id: id() }), z.void()),
     'boards.preview': op(z.object({ definition: BoardDefinition }), BoardPreview),
     'boards.choices': op(Empty, FeedChoices),
     'boards.aiSmarts': op(AiPicks, FeedSuggestion),

@@ -114,6 +114,8 @@ export const notifications = defineDomain({
     ),
     'notifications.window': op(NotificationsWindowInput, NotificationsWindow),
     'notifications.markRead': op(MarkNotificationsReadBody, z.void()),
+    /** The unread count alone (the top bar's badge), from the mirror's list record. */
+    'notifications.unread': op(z.object({}), z.object({ unread: z.number().int().nonnegative() })),
   },
   changes: { notification: Notification },
   stores: ['notifications'],

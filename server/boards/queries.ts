@@ -221,3 +221,23 @@ export async function enableBoard(db: Db, current: BoardRow, enabled: boolean, n
   }
   return row;
 }
+
+/**
+ * Deletes a board and its feed entries, and tells the owner's other devices (a 'board' delete
+ * change). Call inside the request's transaction, with a row `ownBoard` found.
+ */
+export async function deleteBoard(db: Db, current: BoardRow, now: number): Promise<void> {
+  await lockContent(db);
+  await db.deleteFrom('feed_entries').where('feed_id', '=', current.id).execute();
+  await db
+    .deleteFrom('boards')
+    .where('id', '=', current.id)
+    .where('user_id', '=', current.user_id)
+    .execute();
+  await recordChange(
+    db,
+    current.user_id,
+    { entity: 'board', entity_id: current.id, op: 'delete', data: null },
+    now,
+  );
+}

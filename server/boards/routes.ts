@@ -14,6 +14,7 @@ import { boardMetadata } from './metadata';
 import {
   checkedDefinition,
   createBoard,
+  deleteBoard,
   editBoard,
   enableBoard,
   homeBoard,
@@ -87,6 +88,12 @@ export const registerBoardRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => 
       editBoard(db, current, { ...body, definition }, deps.now()),
     );
     return toBoard(row, deps.now());
+  });
+
+  on('deleteBoard', async (c, { params, auth }) => {
+    const current = await ownBoard(c.var.db, auth.user.id, params.id);
+    await transact(c, (db) => deleteBoard(db, current, deps.now()));
+    return { ok: true as const };
   });
 
   on('duplicateBoard', async (c, { params, body, auth }) => {

@@ -1,5 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
+import { UnreadBadge } from '../features/notifications/unread-badge';
 import { isMobile } from '../lib/breakpoints';
 import { productLabel } from '../lib/product';
 import { routesFor } from '../lib/routes';
@@ -38,6 +39,7 @@ export function TopBar(props: { navOpen: boolean; onToggleNav?: () => void }) {
     <>
       <ShellLink to={r.notifications} className="top-link">
         Notifications
+        <UnreadBadge />
       </ShellLink>
       {leadsSomewhere(r.settings.root) ? (
         <ShellLink to={r.settings.root} className="top-link">

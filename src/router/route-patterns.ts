@@ -44,6 +44,8 @@ function builtPatterns(product: string): Set<string> {
     r.assistant.base,
     r.assistant.full,
     r.assistant.history,
+    r.needlbox.bookmarks,
+    r.needlbox.tags,
   ]);
 }
 

@@ -47,6 +47,8 @@ export type LazyScreens = {
   searchFull: Screen;
   assistantFull: Screen;
   assistantHistory: Screen;
+  bookmarks: Screen;
+  tags: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -217,6 +219,16 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.assistant.history,
       component: screens.assistantHistory,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.needlbox.bookmarks,
+      component: screens.bookmarks,
+    }),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.needlbox.tags,
+      component: screens.tags,
     }),
     // Marked placeholders: the navigation shows no entry that leads to one (layout/built-routes).
     ...placeholderPatterns(product).map((path) =>

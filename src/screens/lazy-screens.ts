@@ -42,5 +42,9 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     assistantHistory: lazyPage(() =>
       import('../features/assistant/history/history-screen').then((m) => m.AssistantHistoryScreen),
     ),
+    bookmarks: lazyPage(() =>
+      import('../features/tags/needlbox-page').then((m) => m.BookmarksPage),
+    ),
+    tags: lazyPage(() => import('../features/tags/needlbox-page').then((m) => m.TagsPage)),
   };
 }

@@ -53,6 +53,11 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
     'feed.window': ({ offset }) => ({ offset, rows: [], total: 0, complete: true }),
     'boards.list': () => [],
     'sources.list': () => [],
+    // No tags and no bookmarks yet (cards and the preview ask for each document's tags).
+    'tags.list': () => [],
+    'tags.ofDocuments': ({ deeplinks }) => Object.fromEntries(deeplinks.map((d) => [d, []])),
+    'tags.documents': () => [],
+    'notifications.unread': () => ({ unread: 0 }),
   };
   const api: WorkspaceApi = {
     async call<K extends OpName>(op: K, input: OpInput<K>): Promise<OpOutput<K>> {

@@ -40,6 +40,8 @@ describe('every navigation entry leads somewhere (issue 18)', () => {
         'AskNeedl',
         'New feed',
         'Feed Manager',
+        'Bookmarks',
+        'Tags',
         'Add source',
         'Browse sources',
         'Ingestion status',

@@ -188,6 +188,22 @@ export const boardsDomain = defineWorkerDomain(boards, {
         return board;
       },
     },
+    'boards.delete': {
+      endpoint: 'deleteBoard',
+      params: ({ id }) => ({ id }),
+      body: () => undefined,
+      // Gone from the list at once; the server's 'board' delete change clears its feed rows.
+      async optimistic(ctx, { id }) {
+        const list = await get<ListRecord>(ctx, LIST);
+        const items: PatchItem<S>[] = [{ store: BOARDS, key: id }];
+        if (list?.ids.includes(id)) {
+          const ids = list.ids.filter((x) => x !== id);
+          items.push({ store: BOARDS, key: LIST, value: { ...list, ids } });
+        }
+        return items;
+      },
+      deferred: () => undefined,
+    },
   },
   changes: {
     async board(change, tx) {

@@ -8,6 +8,7 @@ import {
 import type { PatchItem } from '../mirror';
 import { defineWorkerDomain } from '../registry';
 import {
+  loadThrough,
   mirrors,
   NEWEST_FIRST,
   readList,
@@ -35,6 +36,17 @@ export const notificationsDomain = defineWorkerDomain(notifications, {
     'notifications.window': (ctx, { offset, count }, conn) =>
       readWindow(ctx, offset, count, conn.variant),
     'notifications.page': (ctx, { page }, conn) => readPage(ctx, page, conn.variant),
+    // The mirrored list's count, without revalidating (the badge re-reads on every change, and
+    // the list screen revalidates page 1); with nothing mirrored it waits for page 1.
+    async 'notifications.unread'(ctx, _input, conn) {
+      const mirror = await ctx.mirror;
+      let list = await readList(mirror);
+      if (!list) {
+        await loadThrough(ctx, 1, conn.variant, false);
+        list = await readList(mirror);
+      }
+      return { unread: list?.unread ?? 0 };
+    },
   },
   mutations: {
     'notifications.markRead': {

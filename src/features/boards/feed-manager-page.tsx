@@ -6,6 +6,7 @@ import { userMessage } from '../../lib/user-message';
 import { showToast } from '../../shell/toasts';
 import { useShell } from '../../shell-context';
 import { builderSearch, type BuilderTarget } from './builder-params';
+import { DeleteFeedButton } from './delete-feed';
 import { useOp } from './use-op';
 import './boards.css';
 import { RetryAlert } from '../../shell/retry-alert';
@@ -19,6 +20,7 @@ function FeedRow(props: {
   onEdit: () => void;
   onDuplicate: () => void;
   onEnable: (enabled: boolean) => void;
+  onDeleted: () => void;
 }) {
   const { product } = useShell();
   const { board, busy } = props;
@@ -68,6 +70,7 @@ function FeedRow(props: {
         >
           {board.enabled ? 'Disable' : 'Enable'}
         </button>
+        <DeleteFeedButton board={board} disabled={busy !== null} onDeleted={props.onDeleted} />
       </div>
     </li>
   );
@@ -75,7 +78,7 @@ function FeedRow(props: {
 
 /**
  * /settings/feeds/root: the feed manager. Every feed, hidden (disabled) ones too, each to open,
- * edit in the builder, duplicate, or enable and disable.
+ * edit in the builder, duplicate, enable and disable, or delete (after a confirmation).
  */
 export function FeedManagerPage() {
   const { client } = useShell();
@@ -150,6 +153,7 @@ export function FeedManagerPage() {
                   `${board.board_name} is ${enabled ? 'enabled' : 'disabled'}`,
                 )
               }
+              onDeleted={boards.reload}
             />
           ))}
         </ul>

@@ -1,11 +1,12 @@
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useId } from 'react';
-import { FeedSort } from '../../../contract/boards';
+import { FeedSort, HOME_BOARD } from '../../../contract/boards';
 import type { Source } from '../../../contract/sources';
 import type { HelpTopic } from '../../lib/help-links';
 import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
+import { FeedPageDelete } from '../boards';
 import { SourceHeader, useFollowedSources } from '../sources';
 import { UploadsPanel } from '../uploads';
 import { FeedActions } from './feed-actions';
@@ -84,6 +85,9 @@ export function FeedPage() {
               <MarkAllRead board={view.board} tab={windowTab(tab)} source={view.source} />
             ) : null}
             <FeedActions />
+            {view.board !== HOME_BOARD && !view.source ? (
+              <FeedPageDelete key={view.board} boardId={view.board} />
+            ) : null}
           </div>
           <ShortcutsHelp />
           <div

@@ -16,6 +16,7 @@ import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
 import { parseHighlightParam, parseViewerParams } from '../assistant';
 import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search';
+import { DocumentTagControls } from '../tags';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
 import { PreviewNav } from './preview-nav';
@@ -233,6 +234,7 @@ function PreviewDocument(props: {
         </dl>
       ) : null}
       <PillTags tags={doc.categories} mobile={mobile} />
+      <DocumentTagControls deeplink={doc.deeplink} source={doc.source} mobile={mobile} />
       {props.page !== null ? <p className="muted">Cited passage on page {props.page}</p> : null}
       <div className="preview-actions">
         {original ? (

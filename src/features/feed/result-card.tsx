@@ -5,6 +5,7 @@ import { formatPublished } from '../../lib/format';
 import { withoutOverlayParams } from '../../lib/overlay';
 import { routesFor } from '../../lib/routes';
 import { useShell } from '../../shell-context';
+import { DocumentTagControls } from '../tags';
 import {
   cardFields,
   cardText,
@@ -132,6 +133,7 @@ export function ResultCardView(props: {
           {props.text ?? cardText(card)}
         </p>
         <PillTags tags={card.categories} mobile={mobile} />
+        <DocumentTagControls deeplink={card.deeplink} source={card.source} mobile={mobile} />
       </div>
       {props.onToggleRead ? (
         <button

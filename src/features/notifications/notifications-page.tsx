@@ -1,11 +1,12 @@
-import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useState, type MouseEvent } from 'react';
 import type { Notification } from '../../../contract/notifications';
 import { formatBadge } from '../../lib/format';
 import { userMessage } from '../../lib/user-message';
 import { useWindowedList } from '../../lists/use-windowed-list';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
-import { NotificationRow, NOTIFICATION_ROW_HEIGHT } from './notification-row';
+import { isInAppLink, NotificationRow, NOTIFICATION_ROW_HEIGHT } from './notification-row';
 import { RetryAlert } from '../../shell/retry-alert';
 
 /** The API marks at most this many notifications read per call (contract/notifications.ts). */
@@ -15,9 +16,12 @@ const MARK_BATCH = 100;
  * /notifications: the template for every long list. The list is read from the worker's mirror
  * by windows (notifications.window) as it scrolls, however many there are; rows not read yet
  * show as placeholders, and a 'changed' event re-reads the shown window when it concerns it.
+ * A notification is opened by its title (its link; it is then marked read) or marked read by
+ * its own button; "Mark all as read" marks the unread ones loaded.
  */
 export function NotificationsPage() {
   const { client } = useShell();
+  const navigate = useNavigate();
   const list = useWindowedList('notifications.window', 'notifications');
   const [marking, setMarking] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -44,6 +48,31 @@ export function NotificationsPage() {
       setMarking(false);
       // The worker says what changed as well; reading the shown rows now shows it at once.
       list.refresh();
+    }
+  };
+
+  // One notification read: when it is opened, or by its own button.
+  const markRead = async (item: Notification) => {
+    if (item.read) return;
+    setActionError(null);
+    try {
+      await client.call('notifications.markRead', { ids: [item.id] });
+    } catch (error) {
+      setActionError(userMessage(error));
+    } finally {
+      list.refresh();
+    }
+  };
+
+  // Opening a notification marks it read; a link inside the app opens in place (a plain click:
+  // a modified one opens a new tab as the browser does), another site's in a new tab.
+  const open = (item: Notification, event: MouseEvent<HTMLAnchorElement>) => {
+    void markRead(item);
+    const plain =
+      event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+    if (item.link !== null && isInAppLink(item.link) && plain) {
+      event.preventDefault();
+      void navigate({ href: item.link });
     }
   };
 
@@ -79,7 +108,9 @@ export function NotificationsPage() {
           count={total}
           rowHeight={NOTIFICATION_ROW_HEIGHT}
           row={list.row}
-          renderRow={(item) => <NotificationRow item={item} />}
+          renderRow={(item) => (
+            <NotificationRow item={item} onOpen={open} onMarkRead={(n) => void markRead(n)} />
+          )}
           onRangeChange={list.setRange}
         />
       ) : null}

@@ -13,6 +13,7 @@ import {
   useReadingLoop,
   type CardLink,
 } from '../feed';
+import { joinSnippets } from './join-snippets';
 import { NO_RESULTS_TEXT, resultCountText } from './search-view';
 import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';
 import { RetryAlert } from '../../shell/retry-alert';
@@ -135,16 +136,13 @@ export function SearchResults(props: {
 }
 
 /**
- * A result's highlighted snippets, joined by an ellipsis. They are HTML whose only markup is
- * `<em>` around matches; the page keeps exactly that (DOMPurify, an allow-list of em).
+ * A result's highlighted snippets, joined by one ellipsis (joinSnippets: no run of bare ellipses,
+ * no fragment that is only punctuation). They are HTML whose only markup is `<em>` around
+ * matches; the page keeps exactly that (DOMPurify, an allow-list of em).
  */
 export function Highlights(props: { snippets: readonly string[] }) {
   const html = useMemo(
-    () =>
-      props.snippets
-        .map((snippet) => sanitizeHighlightHtml(snippet))
-        .filter((s) => s.trim())
-        .join(' … '),
+    () => joinSnippets(props.snippets.map((snippet) => sanitizeHighlightHtml(snippet))),
     [props.snippets],
   );
   if (!html) return null;

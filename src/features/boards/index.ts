@@ -1,0 +1,2 @@
+/** What other features use of the feed builder's folder: deleting a feed from its page. */
+export { DeleteFeedButton, FeedPageDelete } from './delete-feed';
