@@ -10,12 +10,13 @@ import { join } from 'node:path';
  * item 4: within 150 MB of idle).
  *
  * A generated RSS 2.0 feed (FOLLOW_BENCH_BYTES, 10,000,000 bytes by default: about 34,000
- * items, each with a short HTML description, as the issue's probe's) is served locally; a fresh server process (`tsx
- * server/main.ts` on a new SQLite database, FETCH_ALLOW_PRIVATE=1, DATABASE_URL to measure
- * PostgreSQL) is started, a user signs up and follows the feed through the API
- * (`POST /connect/rss`), and the run is waited for until the source's status says every item
- * is stored. The server's resident memory (RSS, from /proc) is read when idle (after sign-up,
- * settled) and at its peak (the kernel's high-water mark, reset after idle, and sampled every
+ * items, each with a short HTML description, as the issue's probe's) is served locally; a
+ * fresh server process (the compiled server, `node dist-server/main.mjs`, as `npm start` runs
+ * it, on a new SQLite database, FETCH_ALLOW_PRIVATE=1, DATABASE_URL to measure PostgreSQL) is
+ * started, a user signs up and follows the feed through the API (`POST /connect/rss`), and the
+ * run is waited for until the source's status says every item is stored. The server's resident
+ * memory (RSS, from /proc) is read when idle (after sign-up, settled) and at its peak (the
+ * kernel's high-water mark, reset after idle, and sampled every
  * 50 ms). Baseline, from the same run on its own fresh server: following a feed of 50 items
  * (one piece, one transaction), what any follow costs. Goal: peak - idle <= 150 MB.
  */
@@ -80,7 +81,9 @@ async function followOnFreshServer(feedUrl: string, expected: number): Promise<R
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   let child: ChildProcess | null = null;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    // The server as `npm start` runs it: compiled (npm run build:server, which the script
+    // bench:follow-memory runs first).
+    child = spawn(process.execPath, ['dist-server/main.mjs'], {
       env: {
         ...process.env,
         PORT: String(port),

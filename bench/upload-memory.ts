@@ -9,8 +9,8 @@ import { join } from 'node:path';
  * bench/upload-memory: what a 1 GB upload costs the server in memory (issue 20: resident memory
  * stays within 100 MB of idle: streamed, not buffered).
  *
- * A fresh server process (`node --import tsx server/main.ts`, SQLite and the local disk in a
- * temporary DATA_DIR, UPLOAD_FILE_SIZE_LIMIT_MB and PLAN_FREE_STORAGE_MB raised) is started; a
+ * A fresh server process (the compiled server, `node dist-server/main.mjs`, as `npm start`
+ * runs it; SQLite and the local disk in a temporary DATA_DIR, UPLOAD_FILE_SIZE_LIMIT_MB and PLAN_FREE_STORAGE_MB raised) is started; a
  * user signs up, asks /upload/init for one file and PUTs UPLOAD_BENCH_BYTES (1 GiB by default)
  * of text to its upload_link, generated as sent (the client never holds it either). The
  * server's RSS (from /proc) is read when idle and at its peak (VmHWM, reset after idle). The
@@ -58,7 +58,7 @@ const run = async (bytes: number) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'upload-bench-'));
   let child: ChildProcess | null = null;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    child = spawn(process.execPath, ['dist-server/main.mjs'], {
       cwd: ROOT,
       env: {
         ...process.env,
