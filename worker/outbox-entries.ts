@@ -39,6 +39,37 @@ export const RETRY_AFTER_MIN_MS = 1_000;
 /** A server that keeps failing (5xx) the same entry this often has rejected it. */
 export const MAX_ATTEMPTS = 8;
 
+/**
+ * A new entry, due at once. `orderKey` null: independent of every other entry (its own id is
+ * its queue); otherwise entries of the same op and key go in order.
+ */
+export const newEntry = (e: {
+  id: string;
+  key: string;
+  op: string;
+  input: unknown;
+  variant: Variant;
+  userId: string;
+  now: number;
+  orderKey: string | null;
+  undo: PatchItem<string>[];
+}): StoredEntry => ({
+  id: e.id,
+  key: e.key,
+  op: e.op,
+  input: e.input,
+  attempts: 0,
+  created_at: e.now,
+  last_error: null,
+  user_id: e.userId,
+  variant: e.variant,
+  undo: e.undo,
+  order_key: e.orderKey === null ? `${e.op}#${e.id}` : `${e.op}:${e.orderKey}`,
+  next_attempt: 0,
+  backoff_ms: 0,
+  offline: false,
+});
+
 /** Why a drain runs: `force` sends every entry now; `networkBack` those that failed offline. */
 export type DrainReason = { force?: boolean; networkBack?: boolean };
 

@@ -17,6 +17,9 @@ import type { Owner } from './session';
 
 type Waiter = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
+/** Sends single entries and answers their callers (createEntrySender). */
+export type EntrySender = ReturnType<typeof createEntrySender>;
+
 /**
  * One outbox entry's trip to the server, and the callers waiting for it: the server's answer
  * confirms it (removed, its writes stored), a rejection rolls the mirror back (toast), any

@@ -3,7 +3,15 @@ import type { Variant, WorkerEvent } from '../contract/worker-api';
 import type { ApiClient } from './api-client';
 import type { Clock, LockManagerLike } from './deps';
 import type { Changes, Mirror } from './mirror';
-import { groupsOf, isDue, publicEntry, type DrainReason, type StoredEntry } from './outbox-entries';
+import {
+  groupsOf,
+  isDue,
+  newEntry,
+  publicEntry,
+  type DrainReason,
+  type StoredEntry,
+} from './outbox-entries';
+import { createGroupSender } from './outbox-groups';
 import { createEntrySender } from './outbox-send';
 import type { RegisteredMutation } from './registry-build';
 import type { DomainContext } from './registry';
@@ -22,8 +30,7 @@ export type Outbox = {
   close(): void;
 };
 
-/** Held while one worker instance sends a group's entries (`${prefix}:${user}:${order key}`). */
-export const OUTBOX_LOCK_PREFIX = 'outbox';
+export { OUTBOX_LOCK_PREFIX } from './outbox-groups';
 
 /**
  * The outbox: every mutation is written here, with its idempotency key, and applied to the
@@ -31,8 +38,9 @@ export const OUTBOX_LOCK_PREFIX = 'outbox';
  * (mutation.orderKey) go one at a time, oldest first; groups are independent, so one entry
  * backing off (5 s doubling to 300 s, kept on the entry) never holds back another group. The
  * server's answer confirms an entry (removed, answer stored) or rejects it (mirror rolled back,
- * toast); a 429 is "later", not "no": the entry waits for its Retry-After (outbox-entries.ts). A failed entry is sent again when its backoff ends, when the network returns (any
- * answer from the server, or a tab saying it is online) if it failed offline, or on
+ * toast); a 429 is "later", not "no": the entry waits for its Retry-After (outbox-entries.ts).
+ * A failed entry is sent again when its backoff ends, when the network returns (any answer
+ * from the server, or a tab saying it is online) if it failed offline, or on
  * 'outbox.drain'. The key is reused by every attempt and every worker instance, so the server
  * applies each entry exactly once.
  */
@@ -53,11 +61,6 @@ export function createOutbox(deps: {
   confirmed: () => void;
   track: (work: Promise<unknown>) => void;
 }): Outbox {
-  /** Order keys a chain is sending now; `dirty`: entries were added to them meanwhile. */
-  const chains = new Map<string, Promise<number>>();
-  const dirty = new Set<string>();
-  /** Waits for a group lock another worker instance holds, aborted on close. */
-  const queued = new Map<string, AbortController>();
   let timer: { id: unknown; at: number } | null = null;
   let waiting = 0;
   let closed = false;
@@ -70,71 +73,15 @@ export function createOutbox(deps: {
   const pending = async () => (await mine()).length;
   const still = (owner: Owner) => deps.owner()?.session_id === owner.session_id;
   const { wait, defer, sendOne } = createEntrySender({ ...deps, still });
-
-  /** Sends one group's entries in order while they are due; holds the group's lock. */
-  const sendGroup = async (key: string, owner: Owner, reason: DrainReason) => {
-    let sent = 0;
-    try {
-      for (;;) {
-        dirty.delete(key);
-        if (closed || !still(owner)) break;
-        const head = groupsOf(await all(), owner.user_id).get(key)?.[0];
-        if (!head || !isDue(head, deps.clock.now(), reason)) {
-          if (dirty.has(key)) continue; // An entry came while the head was read.
-          break;
-        }
-        const outcome = await sendOne(head, owner);
-        if (outcome === 'sent') sent += 1;
-        else if (outcome !== 'rejected') break;
-      }
-    } finally {
-      // Before this settles: a drain that starts after it sees no chain and starts its own.
-      chains.delete(key);
-    }
-    return sent;
-  };
-
-  const lockName = (owner: Owner, key: string) => `${OUTBOX_LOCK_PREFIX}:${owner.user_id}:${key}`;
-
-  /**
-   * Another worker instance is sending this group; it read its entries before ours existed,
-   * so wait for its lock (in the background) and send then.
-   */
-  const queueBehind = (key: string, owner: Owner, reason: DrainReason) => {
-    if (queued.has(key) || closed) return;
-    const controller = new AbortController();
-    queued.set(key, controller);
-    const waited = deps.locks
-      .request(lockName(owner, key), { signal: controller.signal }, async () => {
-        queued.delete(key);
-        if (closed || chains.has(key)) return;
-        const chain = sendGroup(key, owner, reason);
-        chains.set(key, chain);
-        await chain;
-        await settle(owner, null);
-      })
-      .catch((error: unknown) => {
-        queued.delete(key);
-        // Aborted: the worker is closing.
-        if (!(error instanceof Error && error.name === 'AbortError')) throw error;
-      });
-    deps.track(waited);
-  };
-
-  const startGroup = (key: string, owner: Owner, reason: DrainReason) => {
-    const chain = deps.locks.request(lockName(owner, key), { ifAvailable: true }, (lock) => {
-      if (lock) return sendGroup(key, owner, reason);
-      queueBehind(key, owner, reason);
-      return 0;
-    });
-    chains.set(key, chain);
-    // sendGroup forgets its chain itself; one that never got the lock is forgotten here.
-    const forget = () => {
-      if (chains.get(key) === chain) chains.delete(key);
-    };
-    chain.then(forget, forget);
-    return chain;
-  };
+  const groups = createGroupSender({
+    all,
+    locks: deps.locks,
+    now: () => deps.clock.now(),
+    still,
+    sendOne,
+    settled: (owner) => settle(owner, null),
+    track: deps.track,
+  });
 
   /**
    * After sends: answers whoever waits behind a backoff or a lock (among `seen`, the entries
@@ -147,10 +94,10 @@ export function createOutbox(deps: {
     waiting = 0;
     for (const [key, group] of left) {
       waiting += group.length;
-      if (chains.has(key)) continue;
+      if (groups.running(key)) continue;
       for (const entry of group) if (!seen || seen.has(entry.id)) await defer(entry);
       const at = group[0].next_attempt ?? 0;
-      if (at > now && !queued.has(key)) wake = Math.min(wake, at);
+      if (at > now && !groups.queued(key)) wake = Math.min(wake, at);
     }
     if (owner === null) for (const entry of await all()) await defer(entry);
     schedule(wake);
@@ -178,12 +125,12 @@ export function createOutbox(deps: {
       const now = deps.clock.now();
       for (const [key, group] of groupsOf(await all(), owner.user_id)) {
         for (const entry of group) seen.add(entry.id);
-        const running = chains.get(key);
+        const running = groups.running(key);
         if (running) {
-          dirty.add(key);
+          groups.touch(key);
           runs.push(running);
         } else if (isDue(group[0], now, reason)) {
-          runs.push(startGroup(key, owner, reason));
+          runs.push(groups.start(key, owner, reason));
         }
       }
     }
@@ -201,25 +148,17 @@ export function createOutbox(deps: {
       const mirror = await deps.mirror;
       const ctx = deps.context;
       const patch = (await op.mutation.optimistic?.(ctx, input)) ?? [];
-      const id = deps.randomId();
-      const orderKey = op.mutation.orderKey ? op.mutation.orderKey(input) : '';
-      const entry: StoredEntry = {
-        id,
+      const entry = newEntry({
+        id: deps.randomId(),
         key: deps.randomId(),
         op: name,
         input,
-        attempts: 0,
-        created_at: deps.clock.now(),
-        last_error: null,
-        user_id: owner.user_id,
         variant,
+        userId: owner.user_id,
+        now: deps.clock.now(),
+        orderKey: op.mutation.orderKey ? op.mutation.orderKey(input) : '',
         undo: await mirror.snapshot(patch),
-        // null: independent of every other entry (its own id is its queue).
-        order_key: orderKey === null ? `${name}#${id}` : `${name}:${orderKey}`,
-        next_attempt: 0,
-        backoff_ms: 0,
-        offline: false,
-      };
+      });
       // The entry and its optimistic effect land together, before anything is sent.
       const changes = await mirror.apply(
         [{ store: 'outbox', key: entry.id, value: entry }, ...patch],
@@ -263,8 +202,7 @@ export function createOutbox(deps: {
     },
     close() {
       closed = true;
-      for (const controller of queued.values()) controller.abort();
-      queued.clear();
+      groups.close();
       if (timer) deps.clock.clearTimeout(timer.id);
       timer = null;
     },
