@@ -1,8 +1,9 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { Board } from '../../../contract/boards';
 import { routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
 import { useShell } from '../../shell-context';
 import { useOp } from './use-op';
@@ -50,57 +51,17 @@ export function DeleteFeedButton(props: {
         Delete
       </button>
       {confirming ? (
-        <ConfirmDelete
-          name={board.board_name}
+        <ConfirmDialog
+          title={`Delete ${board.board_name}?`}
+          action="Delete feed"
           busy={deleting}
           onConfirm={() => void remove()}
           onCancel={() => setConfirming(false)}
-        />
+        >
+          The feed and its list of documents are deleted. The documents stay in your other feeds.
+        </ConfirmDialog>
       ) : null}
     </>
-  );
-}
-
-function ConfirmDelete(props: {
-  name: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  // The safe choice has the focus: Enter right away keeps the feed.
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div className="modal-scrim">
-      <div
-        className="modal small"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="delete-feed-title"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') props.onCancel();
-        }}
-      >
-        <h2 id="delete-feed-title">Delete {props.name}?</h2>
-        <p>
-          The feed and its list of documents are deleted. The documents stay in your other feeds.
-        </p>
-        <div className="modal-actions">
-          <button ref={cancel} type="button" className="button secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button primary danger"
-            disabled={props.busy}
-            aria-busy={props.busy || undefined}
-            onClick={props.onConfirm}
-          >
-            Delete feed
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 // What other features may import (eslint.config.js: only through this file). Leaves first, so
 // a feature that reaches back here through the preview finds them evaluated.
-export { fullPreviewSearch, originalLink, previewSearch, splitPills } from './card-rules';
+export { fullPreviewSearch, originalLink, previewSearch } from './card-rules';
+export { PillTags } from './pill-tags';
 export { ALL_TAB, isFeedTab, type ShownTab, shownTabs, type TabKey } from './feed-tabs';
 export { sanitizeHighlightHtml } from './sanitize-html';
 export { FeedTabsBar } from './feed-toolbar';

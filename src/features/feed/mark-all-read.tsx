@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FeedTabKey } from '../../../contract/documents';
 import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
 import { isTyping } from './reading-keys';
 
@@ -101,37 +102,16 @@ export function MarkAllRead(props: {
         </div>
       ) : null}
       {confirming ? (
-        <ConfirmMarkAll onConfirm={() => void markAll()} onCancel={() => setConfirming(false)} />
+        <ConfirmDialog
+          title="Mark all as read?"
+          action="Mark all read"
+          danger={false}
+          onConfirm={() => void markAll()}
+          onCancel={() => setConfirming(false)}
+        >
+          Every document in this view is marked read. You can undo it for 5 seconds.
+        </ConfirmDialog>
       ) : null}
     </>
-  );
-}
-
-function ConfirmMarkAll(props: { onConfirm: () => void; onCancel: () => void }) {
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
-  return (
-    <div className="modal-scrim">
-      <div
-        className="modal small"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="mark-all-title"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') props.onCancel();
-        }}
-      >
-        <h2 id="mark-all-title">Mark all as read?</h2>
-        <p>Every document in this view is marked read. You can undo it for 5 seconds.</p>
-        <div className="modal-actions">
-          <button type="button" className="button secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button ref={confirm} type="button" className="button primary" onClick={props.onConfirm}>
-            Mark all read
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import {
   BOOKMARK_TAG_ID,
   bookmarkTagName,
@@ -7,7 +7,8 @@ import {
   type Tag,
 } from '../../../contract/tags';
 import { useShell } from '../../shell-context';
-import { splitPills } from '../feed';
+import { useCloseOutside } from '../../lib/use-close-outside';
+import { PillTags } from '../feed';
 import { newTagId, useDocumentTags, useUserTags, type DocumentTagsState } from './tag-store';
 
 /**
@@ -59,77 +60,16 @@ function BookmarkToggle(props: { state: DocumentTagsState; onAdded: () => void }
   );
 }
 
-/** Closes an open popup on a pointer down outside `root`. */
-function useCloseOutside(open: boolean, root: RefObject<HTMLElement | null>, close: () => void) {
-  useEffect(() => {
-    if (!open) return undefined;
-    const outside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) close();
-    };
-    document.addEventListener('pointerdown', outside);
-    return () => document.removeEventListener('pointerdown', outside);
-  }, [open, root, close]);
-}
-
 /** The document's user tags (the bookmark is the toggle's), in the order the user made them. */
 function TagPills(props: {
   ids: readonly string[] | null;
   tags: readonly Tag[] | null;
   mobile: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const popupId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const close = useRef(() => setOpen(false)).current;
-  useCloseOutside(open, root, close);
   const names = (props.tags ?? [])
     .filter((tag) => props.ids?.includes(tag.id))
     .map((tag) => tag.name);
-  const { shown, overflow } = splitPills(names, props.mobile);
-  if (shown.length === 0) return null;
-  return (
-    <div
-      className="pill-tags user-tags"
-      ref={root}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          event.stopPropagation();
-          setOpen(false);
-        }
-      }}
-    >
-      <ul className="pills" aria-label="Your tags">
-        {shown.map((name) => (
-          <li key={name} className="pill pill-user">
-            {name}
-          </li>
-        ))}
-      </ul>
-      {overflow.length > 0 ? (
-        <>
-          <button
-            type="button"
-            className="pill pill-more"
-            aria-expanded={open}
-            aria-controls={popupId}
-            aria-label={`${overflow.length} more tags`}
-            onClick={() => setOpen((was) => !was)}
-          >
-            +{overflow.length}
-          </button>
-          {open ? (
-            <ul id={popupId} className="pill-popup" aria-label="More tags">
-              {overflow.map((name) => (
-                <li key={name} className="pill pill-user">
-                  {name}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </>
-      ) : null}
-    </div>
-  );
+  return <PillTags tags={names} mobile={props.mobile} kind="user" />;
 }
 
 /**
