@@ -13,15 +13,12 @@ import {
 } from './feed-sync';
 import { feedTabs, readFeedWindow, refreshFeed } from './feed-window';
 import { freshRead, ownKey } from './fresh';
-import { deeplinksOf } from './read-state';
+import { rowsShowingReadState } from './read-state';
 
 const BOARDS = 'boards' satisfies S;
 /** Every feed's id (disabled ones too), in the server's order, and when it was fetched. */
 const LIST = ownKey('list');
 type ListRecord = { ids: string[]; fetched_at: number };
-
-/** More changed deeplinks than this: the feeds' rows are re-read whole (no index walk). */
-const FEED_KEYS_LOOKUP_MAX = 200;
 
 /** 002 §7: the feeds index is fresh for 15 s. */
 const LIST_FRESH_MS = 15_000;
@@ -232,16 +229,7 @@ export const boardsDomain = defineWorkerDomain(boards, {
   follows: {
     stores: {
       // The feed rows showing these documents carry their read state: their tabs re-read them.
-      async read_status(keys, { mirror, emit }) {
-        const deeplinks = keys === null ? null : deeplinksOf(keys);
-        if (deeplinks?.length === 0) return;
-        const rows =
-          deeplinks === null || deeplinks.length > FEED_KEYS_LOOKUP_MAX
-            ? null
-            : await feedKeysOfDocs(await mirror, deeplinks);
-        if (rows?.length === 0) return;
-        emit({ type: 'changed', store: 'feed_entries', keys: rows });
-      },
+      read_status: rowsShowingReadState('feed_entries', feedKeysOfDocs),
     },
   },
 });

@@ -1,7 +1,8 @@
 import type { documents } from '../../contract/documents';
 import type { Mirror, PatchItem } from '../mirror';
 import { sessionChanged } from '../api-errors';
-import type { DomainContext, StoreOf } from '../registry';
+import type { StoreName } from '../../contract/domains';
+import type { DomainContext, StoreOf, StoreWatcher } from '../registry';
 
 /**
  * The user's read state in the mirror: store 'read_status' holds one record per read document
@@ -25,6 +26,30 @@ const listOf = (mirror: Mirror<S>) => mirror.get<ReadListRecord>(READ_STORE, REA
 
 /** The deeplinks of `keys`: everything but the list record. */
 export const deeplinksOf = (keys: string[]) => keys.filter((k) => k !== READ_LIST_KEY);
+
+/** More changed deeplinks than this: the rows are re-read whole (no index walk). */
+const ROWS_LOOKUP_MAX = 200;
+
+/**
+ * A domain's follower of the read state, for rows that carry it (feed rows, search rows):
+ * when read marks change, the tabs re-read the rows (`rowsOf`: their keys in `store`) showing
+ * those documents; all of them when the whole list moved or too many marks did.
+ */
+export const rowsShowingReadState =
+  <St extends string>(
+    store: StoreName,
+    rowsOf: (mirror: Mirror<St>, deeplinks: string[]) => Promise<string[]>,
+  ): StoreWatcher<St> =>
+  async (keys, { mirror, emit }) => {
+    const deeplinks = keys === null ? null : deeplinksOf(keys);
+    if (deeplinks?.length === 0) return;
+    const rows =
+      deeplinks === null || deeplinks.length > ROWS_LOOKUP_MAX
+        ? null
+        : await rowsOf(await mirror, deeplinks);
+    if (rows?.length === 0) return;
+    emit({ type: 'changed', store, keys: rows });
+  };
 
 /**
  * Pulls the read list from where the mirror left it until the server has no more (shared by

@@ -1,7 +1,7 @@
 import { search } from '../../contract/search';
 import { defineWorkerDomain } from '../registry';
 import { exchangesBody, tagsBody } from './search-fetch';
-import { deeplinksOf } from './read-state';
+import { rowsShowingReadState } from './read-state';
 import {
   createSearchState,
   markSearchesStale,
@@ -10,9 +10,6 @@ import {
   searchRowsOfDocs,
 } from './search-store';
 import { readSearchWindow, refreshSearch } from './search-window';
-
-/** More changed deeplinks than this: the search rows are re-read whole (no index walk). */
-const ROWS_LOOKUP_MAX = 200;
 
 /**
  * Search: every search a tab runs is mirrored (search-store.ts), so a repeated search paints
@@ -51,16 +48,7 @@ export const searchDomain = defineWorkerDomain(search, {
   follows: {
     stores: {
       // The rows showing these documents carry their read state: their tabs re-read them.
-      async read_status(keys, { mirror, emit }) {
-        const deeplinks = keys === null ? null : deeplinksOf(keys);
-        if (deeplinks?.length === 0) return;
-        const rows =
-          deeplinks === null || deeplinks.length > ROWS_LOOKUP_MAX
-            ? null
-            : await searchRowsOfDocs(await mirror, deeplinks);
-        if (rows?.length === 0) return;
-        emit({ type: 'changed', store: 'search_results', keys: rows });
-      },
+      read_status: rowsShowingReadState('search_results', searchRowsOfDocs),
     },
     changes: {
       // New documents in a feed: mirrored searches may miss them (revalidated when next read).
