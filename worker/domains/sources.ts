@@ -1,7 +1,5 @@
-import type { z } from 'zod';
 import {
   PRIORITY_TEXT,
-  type PriorityResult,
   sources,
   type Categories,
   type Source,
@@ -167,7 +165,7 @@ export const sourcesDomain = defineWorkerDomain(sources, {
           s ? [{ store: SOURCES, key: s.source_id, value: { ...s, priority } }] : [],
         );
       },
-      output: (result) => result as z.infer<typeof PriorityResult>,
+      output: (result) => result,
       deferred: (_ctx, { source_ids }) => ({
         updated: source_ids.length,
         message: PRIORITY_TEXT.success,

@@ -119,7 +119,7 @@ export const userDomain = defineWorkerDomain(user, {
       confirm: (_patch, result) => [
         { store: ACCOUNT, key: ACCOUNT_KEYS.preferences, value: result },
       ],
-      output: (result) => result as Preferences,
+      output: (result) => result,
       // Offline, the caller sees what the mirror shows: its change already applied.
       deferred: (ctx) => currentPreferences(ctx),
     },
