@@ -1,9 +1,4 @@
-import {
-  PRIORITY_TEXT,
-  sources,
-  type Categories,
-  type Source,
-} from '../../contract/sources';
+import { PRIORITY_TEXT, sources, type Categories, type Source } from '../../contract/sources';
 import type { Variant } from '../../contract/tabs';
 import type { PatchItem } from '../mirror';
 import { sessionChanged } from '../api-errors';
