@@ -4,7 +4,11 @@ import type { SeedContext } from '../domain';
 import { ensureCatalogue } from '../catalogue';
 import { followSource } from './follow';
 
-/** What the demo user follows: built-in desks, filings and research, and two real presets. */
+/**
+ * What the demo user follows: the built-in desks, filings and research, all stored here. No
+ * live preset (SEC, BSE): without the internet each would show a red error from the first
+ * minute; the user follows them from /connect when they want them.
+ */
 export const DEMO_FOLLOWS = [
   'demo_markets_wire',
   'demo_macro_monitor',
@@ -12,8 +16,6 @@ export const DEMO_FOLLOWS = [
   'demo_india_filings',
   'demo_us_filings',
   'demo_research',
-  'sec',
-  'bse_filings',
 ] as const;
 
 /** The analyst reads a narrower set, so the two accounts' feeds differ. */

@@ -32,11 +32,11 @@ describe.each(STORAGES)('the demo workspace on %s', (storage) => {
     }
   });
 
-  it('follows built-in sources and two filings presets, and has read a few documents', async () => {
+  it('follows the built-in sources only (no live preset to fail offline), and has read a few documents', async () => {
     const followed = (await h.call('GET', '/source/status', { token })).body.results;
     const kinds = followed.map((s: { kind: string }) => s.kind);
-    expect(kinds.filter((k: string) => k === 'filings')).toHaveLength(2);
-    expect(kinds.filter((k: string) => k === 'builtin').length).toBeGreaterThanOrEqual(3);
+    // Six desks, filings and research stored here; no SEC or BSE preset that needs the internet.
+    expect(kinds).toEqual(['builtin', 'builtin', 'builtin', 'builtin', 'builtin', 'builtin']);
     const read = (await h.call('GET', '/doc/read_status', { token })).body;
     expect(read.deeplinks.length).toBeGreaterThan(0);
     const doc = await h.call('GET', `/doc/read_Status/${read.deeplinks[0]}`, { token });
