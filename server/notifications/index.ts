@@ -10,6 +10,8 @@ import { seedNotifications } from './seed';
  * including the change-log entries the worker pulls), migrations.ts, seed.ts; this file is
  * the one line server/domains.ts registers.
  */
+export { addNotification } from './queries';
+
 export const notificationsDomain = defineServerDomain({
   name: 'notifications',
   register: registerNotificationRoutes,

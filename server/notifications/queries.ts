@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { NOTIFICATIONS_PAGE_SIZE } from '../../contract/constants';
 import type { Notification, NotificationsPage } from '../../contract/notifications';
@@ -98,4 +99,37 @@ export const markRead = async (
     );
   }
   return rows.length;
+};
+
+/**
+ * Puts a notification in the user's inbox (unread unless `read`), recorded in the change log so
+ * every device shows it. Other domains notify through this (a summary ready, the demo's inbox).
+ * Call inside the caller's transaction.
+ */
+export const addNotification = async (
+  db: Db,
+  userId: string,
+  note: { title: string; body: string; link: string | null; read?: boolean; at: string },
+  now: number,
+): Promise<Notification> => {
+  const row: Row = {
+    id: randomUUID(),
+    title: note.title,
+    body: note.body,
+    link: note.link,
+    read: note.read ? 1 : 0,
+    created_at: note.at,
+  };
+  await db
+    .insertInto('notifications')
+    .values({ ...row, user_id: userId })
+    .execute();
+  const data = toNotification(row);
+  await recordChange(
+    db,
+    userId,
+    { entity: 'notification', entity_id: row.id, op: 'upsert', data },
+    now,
+  );
+  return data;
 };

@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { citationPreviewHref } from '../../contract/assistant';
 import type { Db, DialectName } from '../db/schema';
 import { inTransaction } from '../db/tx';
+import { addNotification } from '../notifications';
 import type { FileStorage } from '../storage';
-import { recordChange } from '../sync';
 import { iso } from '../time';
 import { summarize, summaryPdf } from './summarize';
 import './tables';
@@ -118,37 +118,20 @@ async function finish(
       .where('status', '=', 'PROCESSING')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
-    const note = {
-      id: randomUUID(),
-      user_id: row.user_id,
-      title:
-        outcome.status === 'SUCCESS'
-          ? `Summary ready: ${outcome.title}`
-          : `Summary failed: ${outcome.title}`,
-      body:
-        outcome.status === 'SUCCESS'
-          ? `The summary of "${outcome.title}" is ready. Open the document and choose View Summary.`
-          : `The summary of "${outcome.title}" could not be made: ${outcome.error}`,
-      link: outcome.link,
-      read: 0,
-      created_at: at,
-    };
-    await trx.insertInto('notifications').values(note).execute();
-    await recordChange(
+    await addNotification(
       trx,
       row.user_id,
       {
-        entity: 'notification',
-        entity_id: note.id,
-        op: 'upsert',
-        data: {
-          id: note.id,
-          title: note.title,
-          body: note.body,
-          link: note.link,
-          read: false,
-          created_at: at,
-        },
+        title:
+          outcome.status === 'SUCCESS'
+            ? `Summary ready: ${outcome.title}`
+            : `Summary failed: ${outcome.title}`,
+        body:
+          outcome.status === 'SUCCESS'
+            ? `The summary of "${outcome.title}" is ready. Open the document and choose View Summary.`
+            : `The summary of "${outcome.title}" could not be made: ${outcome.error}`,
+        link: outcome.link,
+        at,
       },
       deps.now(),
     );

@@ -43,6 +43,21 @@ describe.each(STORAGES)('the demo workspace on %s', (storage) => {
     expect(doc.body.status).toBe('read');
   });
 
+  it("notifies about documents the demo user can open: each names its document's title", async () => {
+    const inbox = (await h.call('GET', '/notifications', { token })).body;
+    expect(inbox.total).toBe(25);
+    const about = inbox.results.filter((n: { link: string | null }) =>
+      n.link?.startsWith('/preview/'),
+    );
+    expect(about).toHaveLength(20);
+    for (const note of about) {
+      const [, , source, deeplink] = note.link.split('/');
+      const { results } = (await h.call('GET', `/doc/${source}?deeplink=${deeplink}`, { token }))
+        .body;
+      expect(note.title).toContain(`: ${results[0].title}`);
+    }
+  });
+
   it('has a custom feed whose boolean keyword query holds for every document in it', async () => {
     const [board] = (await h.call('GET', '/boards/v2', { token })).body.results;
     const { include, exclude } = board.definition.keywords;

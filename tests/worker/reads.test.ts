@@ -15,8 +15,12 @@ import {
 const suite = setupWorkspaceSuite();
 const { workspace } = suite;
 
-/** The demo inbox as seeded: 25 notifications an hour apart, newest first, the 5 oldest read. */
-const NEWEST = 'RBI keeps repo rate at 6.50%';
+/**
+ * The demo inbox as seeded: 24 notifications about documents of the demo feed and a welcome,
+ * newest first, the 5 oldest read.
+ */
+const NEWEST =
+  'New in Markets Wire: Granite Peak Energy Corp board approves share buyback of up to $1,258 million';
 const OLDEST = 'Welcome to Demo Research';
 const LIST = '#list';
 
@@ -48,8 +52,8 @@ describe('notification windows (a fresh demo inbox each)', () => {
     const top = await a.api.call('notifications.window', { offset: 0, count: 3 });
     expect(top.rows.map((r) => r.title)).toEqual([
       NEWEST,
-      'HDFC Bank Q3 results filed',
-      'New SEBI circular on F&O eligibility',
+      'New in Macro Monitor: Vindhya Life to acquire rival unit for Rs 7,801 crore',
+      'New in Tech Ledger: Bluestem wins $911 million multi-year cloud deal',
     ]);
     // The CLI's pages read the same mirror.
     expect(await a.api.call('notifications.page', { page: 2 })).toMatchObject({
