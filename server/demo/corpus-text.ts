@@ -106,7 +106,7 @@ function companyNews(r: Rng, unix: number): Piece {
     paragraphs: [
       lead,
       `Analysts had expected ${second} to improve by ${between(r, 50, 400)} basis points. ${quote(r, `The quality of ${driver} matters more than the headline number this quarter`)}`,
-      `The stock has ${r() < 0.5 ? 'gained' : 'lost'} ${between(r, 2, 35)}% this year, against a ${between(r, 1, 14)}% move in the benchmark index. Management will host an investor call on ${MONTHS[(monthOf(unix) + 1) % 12]} ${between(r, 1, 28)}.`,
+      `The stock has ${r() < 0.5 ? 'gained' : 'lost'} ${between(r, 2, 35)}% this year, while the benchmark index moved ${between(r, 1, 14)}%. Management will host an investor call on ${MONTHS[(monthOf(unix) + 1) % 12]} ${between(r, 1, 28)}.`,
     ],
   };
 }
@@ -280,7 +280,7 @@ export function researchPiece(r: Rng): Piece & { category: string; rating: strin
     rating,
     categories: ['Research', c.sector],
     paragraphs: [
-      `We ${category === 'Initiating Coverage' ? 'initiate' : 'maintain'} a ${rating} rating on ${c.name} with a twelve-month target of ${target}, ${between(r, 5, 40)}% from the current price.`,
+      `We ${category === 'Initiating Coverage' ? 'initiate' : 'maintain'} a ${rating} rating on ${c.name} with a twelve-month target of ${target}, ${between(r, 5, 40)}% ${rating === 'Sell' || rating === 'Reduce' ? 'below' : 'above'} the current price.`,
       `Our thesis rests on ${driver} and ${second}: we model ${between(r, 8, 24)}% earnings growth a year over the next three years.`,
       `Risks: a slowdown in ${second}, adverse regulation and a sharper-than-expected rise in costs. Analyst: ${pick(r, ANALYSTS)}, ${pick(r, BROKERS)}.`,
     ],

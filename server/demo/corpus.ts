@@ -86,6 +86,13 @@ const NZ_FILINGS: Filing[] = [
   { category: 'Director Appointment', secondary: ['Governance'] },
 ];
 
+/** "a Form 10-Q", but "Form 4" as filers name it. */
+const formName = (category: string) =>
+  category.startsWith('Form ') ? category : `a Form ${category}`;
+/** US forms that report a period's results. */
+const REPORTS_RESULTS = new Set(['10-K', '10-Q', '8-K']);
+const QUARTERS = ['first', 'second', 'third', 'fourth'] as const;
+
 const day = (unix: number) => {
   const d = new Date(unix * 1000);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -122,9 +129,13 @@ function filingPiece(
       secondary,
       categories: [filing.category],
       paragraphs: [
-        `${c.name} (${c.code}) filed a Form ${filing.category}: ${secondary}.`,
-        `Filed ${day(unix)}. Period of report: quarter ${q}. Accession number ${c.id}-${between(r, 10, 25)}-${String(between(r, 1, 999999)).padStart(6, '0')}.`,
-        `Revenue for the period was $${thousands(between(r, 120, 9800))} million, ${r() < 0.6 ? 'up' : 'down'} ${decimal(r, 1, 22)}% from a year earlier; diluted earnings per share were $${decimal(r, 0.1, 6.5, 2)}.`,
+        `${c.name} (${c.code}) filed ${formName(filing.category)}: ${secondary}.`,
+        `Filed ${day(unix)}. Period of report: the ${QUARTERS[q - 1]} quarter. Accession number ${c.id}-${between(r, 10, 25)}-${String(between(r, 1, 999999)).padStart(6, '0')}.`,
+        // Drawn for every form (the corpus stays the same document for document), said only by
+        // the forms that report results.
+        ...[
+          `Revenue for the period was $${thousands(between(r, 120, 9800))} million, ${r() < 0.6 ? 'up' : 'down'} ${decimal(r, 1, 22)}% from a year earlier; diluted earnings per share were $${decimal(r, 0.1, 6.5, 2)}.`,
+        ].filter(() => REPORTS_RESULTS.has(filing.category)),
       ],
     };
   }
@@ -147,17 +158,17 @@ function indianDisclosure(r: Rng, category: string, q: number): string {
   switch (category) {
     case 'Financial Results':
     case 'Board Meeting':
-      return `The board approved the unaudited financial results for quarter ${q}: revenue from operations ${r() < 0.6 ? 'rose' : 'fell'} ${decimal(r, 1, 28)}% year on year and net profit was Rs ${thousands(between(r, 40, 6800))} crore.`;
+      return `The board approved the unaudited financial results for the ${QUARTERS[q - 1]} quarter: revenue from operations ${r() < 0.6 ? 'rose' : 'fell'} ${decimal(r, 1, 28)}% year on year and net profit was Rs ${thousands(between(r, 40, 6800))} crore.`;
     case 'Dividend':
       return `The board declared an interim dividend of Rs ${decimal(r, 1, 24, 2)} per equity share of face value Rs ${pick(r, ['1', '2', '10'])}; the record date is fixed accordingly.`;
     case 'Credit Rating':
       return `${pick(r, ['CRISIL', 'ICRA', 'CARE Ratings', 'India Ratings'])} has ${r() < 0.6 ? 'reaffirmed' : 'upgraded'} the long-term rating on the company's bank facilities at ${pick(r, ['AA+', 'AA', 'AA-', 'A+'])} with a stable outlook.`;
     case 'Shareholding Pattern':
-      return `Promoter holding stood at ${decimal(r, 35, 74, 2)}%, foreign portfolio investors held ${decimal(r, 4, 28, 2)}% and mutual funds ${decimal(r, 3, 19, 2)}% at the end of quarter ${q}.`;
+      return `Promoter holding stood at ${decimal(r, 35, 74, 2)}%, foreign portfolio investors held ${decimal(r, 4, 28, 2)}% and mutual funds ${decimal(r, 3, 19, 2)}% at the end of the ${QUARTERS[q - 1]} quarter.`;
     case 'Change in Management':
       return `The board approved the change with effect from the close of business; the nomination and remuneration committee recommended the appointment.`;
     default:
-      return `Pursuant to Regulation 30 of the SEBI (Listing Obligations and Disclosure Requirements) Regulations, 2015, the ${category.toLowerCase()} for quarter ${q} is enclosed.`;
+      return `Pursuant to Regulation 30 of the SEBI (Listing Obligations and Disclosure Requirements) Regulations, 2015, the ${category.toLowerCase()} for the ${QUARTERS[q - 1]} quarter is enclosed.`;
   }
 }
 
