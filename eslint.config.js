@@ -41,10 +41,22 @@ const SERVER_DOMAIN_ORDER = [
   'summaries',
   'assistant',
   'tags',
+  'people',
+  'notebooks',
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report', '.tmp'] },
+  {
+    ignores: [
+      'dist',
+      'dist-server',
+      'data',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      '.tmp',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -45,6 +45,31 @@ export const ResetPasswordBody = z
   .strict();
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
 
+/** The user-settings screen's name change (`PUT /auth/profile`). */
+export const UpdateProfileBody = z
+  .object({ name: text('name', 120).trim().min(1, { message: 'name is required' }) })
+  .strict();
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+
+/**
+ * The user-settings screen's password change (`POST /auth/change-password`): the current
+ * password is required; the new one follows the sign-up rules and must differ from it.
+ */
+export const ChangePasswordBody = z
+  .object({
+    current_password: z
+      .string({ message: 'current_password is required' })
+      .min(1, { message: 'current_password is required' })
+      .max(200, { message: 'current_password must be at most 200 characters' }),
+    password,
+  })
+  .strict()
+  .refine((b) => b.current_password !== b.password, {
+    path: ['password'],
+    message: 'password must differ from the current password',
+  });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
 export const User = z.object({
   id: z.string(),
   email: z.string(),
@@ -80,6 +105,12 @@ export type SessionState = z.infer<typeof SessionState>;
 
 /**
  * Accounts and the session. The /auth/* paths are "not shown" in the spec and designed here.
+ * The user-settings screen (000 §2 `/settings/user-settings`) adds three, also designed here:
+ * - PUT /auth/profile `{ name }`: the display name; answers the user.
+ * - POST /auth/change-password `{ current_password, password }`: a wrong current password is a
+ *   400 (never a 401: the session is fine); every other sign-in of the user ends (their tokens
+ *   are revoked), this one stays.
+ * - POST /auth/signout-everywhere: revokes every token of the user, this sign-in's too.
  */
 export const auth = defineDomain({
   name: 'auth',
@@ -138,6 +169,33 @@ export const auth = defineDomain({
       status: 200,
       summary: 'Set a new password with a reset token',
     }),
+    updateProfile: endpoint({
+      method: 'put',
+      path: '/auth/profile',
+      auth: true,
+      body: UpdateProfileBody,
+      response: User,
+      status: 200,
+      summary: "Change the user's display name",
+    }),
+    changePassword: endpoint({
+      method: 'post',
+      path: '/auth/change-password',
+      auth: true,
+      body: ChangePasswordBody,
+      response: Ok,
+      status: 200,
+      summary: 'Change the password (the current one required); other sign-ins end',
+    }),
+    signOutEverywhere: endpoint({
+      method: 'post',
+      path: '/auth/signout-everywhere',
+      auth: true,
+      body: Empty,
+      response: Ok,
+      status: 200,
+      summary: 'Sign out everywhere: revokes every token of the user',
+    }),
     session: endpoint({
       method: 'get',
       path: '/auth/session',
@@ -154,6 +212,10 @@ export const auth = defineDomain({
     'auth.forgotPassword': op(ForgotPasswordBody, Ok),
     'auth.resetPassword': op(ResetPasswordBody, Ok),
     'auth.signOut': op(Empty, z.void()),
+    /** The user-settings screen: the name (the session's user follows), password, sign out everywhere. */
+    'auth.updateProfile': op(UpdateProfileBody, SessionState),
+    'auth.changePassword': op(ChangePasswordBody, Ok),
+    'auth.signOutEverywhere': op(Empty, z.void()),
     /** After an OAuth sign-in the other tabs reload (000 §4). */
     'auth.oauthComplete': op(Empty, z.void()),
     /** Stored redirect: saved while signed out off the auth paths, taken on the first signed-in load. */

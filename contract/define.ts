@@ -24,10 +24,16 @@ export type EndpointDef = {
 export const endpoint = <const T extends EndpointDef>(d: T) => d;
 
 /** One worker operation: its input and output schemas (AFFiNE's `[Input, Output]` pairs). */
-export type OpDef = { input: z.ZodType; output: z.ZodType };
-export const op = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
+export type OpDef = { input: z.ZodType; output: z.ZodType; public?: boolean };
+/** `public`: a signed-out tab may call it (a shared document's reads); others need a token. */
+export const op = <I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+  options?: { public: true },
+) => ({
   input,
   output,
+  ...(options ? { public: options.public } : {}),
 });
 
 export const Empty = z.object({}).strict();

@@ -3,10 +3,13 @@ import { assistant } from './assistant';
 import { auth } from './auth';
 import { boards } from './boards';
 import type { DomainContract } from './define';
+import { documentFiles } from './document-files';
 import { documents } from './documents';
 import { extract } from './extract';
 import { health } from './health';
+import { notebooks } from './notebooks';
 import { notifications } from './notifications';
+import { people } from './people';
 import { search } from './search';
 import { sources } from './sources';
 import { sync } from './sync';
@@ -37,8 +40,11 @@ export const domains = {
   assistant,
   uploads,
   uploadClient,
+  documentFiles,
   extract,
   tags,
+  people,
+  notebooks,
 } as const;
 
 type Domain = (typeof domains)[keyof typeof domains];

@@ -21,8 +21,13 @@ import { defineDomain, endpoint, id, op, queryInt } from './define';
  *   of `create` first (the bookmark toggle: "creating it first when adding", in one request, as
  *   the worker's outbox orders entries per op, not across ops).
  * - GET /tag/links?after=&limit=: the user's document-tag links by deeplink cursor (the
- *   mirror's pull). A deeplink `links`, `delete` or `user-tags` is shadowed by these paths.
+ *   mirror's pull). A deeplink `links`, `delete`, `rename`, `merge` or `user-tags` is shadowed
+ *   by these paths.
  * - GET /source/needlbox: the needlbox's sources with their counts.
+ * - The Tags Manager (`/settings/tags`): POST /tag/rename `{ tag_id, tag }` (409 when another
+ *   tag has that name: merge them instead), POST /tag/merge `{ from, into }` (the documents of
+ *   `from` carry `into` instead and `from` goes: one 'tag_merge' change), and a tag's document
+ *   count from the mirror (`tags.counts`). The bookmark tag is neither renamed nor merged.
  */
 
 /** The reserved bookmark tag's name (002 §3): `{product}_internal_bookmark`. */
@@ -100,6 +105,20 @@ export const DeleteTagBody = z.object({ tag_id: id('tag_id') }).strict();
 export const DeleteTagResult = z.object({ deleted: z.number().int().nonnegative() });
 
 export const UserTags = z.object({ user_tags: z.array(Tag) });
+
+export const RenameTagBody = z.object({ tag_id: id('tag_id'), tag: tagName }).strict();
+export const RenameTagResult = z.object({ tag: Tag });
+
+export const MergeTagsBody = z
+  .object({ from: id('from'), into: id('into') })
+  .strict()
+  .refine((b) => b.from !== b.into, { path: ['into'], message: 'into must differ from from' });
+/** The tag that stands, and how many documents carried `from` (now `into`). */
+export const MergeTagsResult = z.object({ tag: Tag, moved: z.number().int().nonnegative() });
+
+/** A merge as a change's data: every document carrying `from` carries `into` instead. */
+export const TagMerge = z.object({ from: z.string(), into: z.string() });
+export type TagMerge = z.infer<typeof TagMerge>;
 
 export const DocumentTagsResult = z.object({
   deep_link: z.string(),
@@ -192,6 +211,24 @@ export const tags = defineDomain({
       status: 200,
       summary: "The user's document-tag links, by cursor",
     }),
+    renameTag: endpoint({
+      method: 'post',
+      path: '/tag/rename',
+      auth: true,
+      body: RenameTagBody,
+      response: RenameTagResult,
+      status: 200,
+      summary: 'Rename a tag (the Tags Manager)',
+    }),
+    mergeTags: endpoint({
+      method: 'post',
+      path: '/tag/merge',
+      auth: true,
+      body: MergeTagsBody,
+      response: MergeTagsResult,
+      status: 200,
+      summary: 'Merge a tag into another: its documents carry the other, and it goes',
+    }),
     documentTags: endpoint({
       method: 'get',
       path: '/tag/{id}',
@@ -225,6 +262,11 @@ export const tags = defineDomain({
     /** Optimistic with rollback (002 §4). */
     'tags.create': op(z.object({ id: id('id'), tag: tagName }).strict(), z.void()),
     'tags.delete': op(DeleteTagBody, z.void()),
+    /** The Tags Manager, optimistic with rollback. */
+    'tags.rename': op(RenameTagBody, z.void()),
+    'tags.merge': op(MergeTagsBody, z.void()),
+    /** How many documents carry each tag (tag id to count), from the mirror. */
+    'tags.counts': op(z.object({}).strict(), z.record(z.string(), z.number().int())),
     /** Each document's user tag ids, from the mirror. */
     'tags.ofDocuments': op(
       z.object({ deeplinks: z.array(id('deeplinks[]')).max(500) }),
@@ -247,6 +289,6 @@ export const tags = defineDomain({
       z.array(z.string()),
     ),
   },
-  changes: { tag: Tag, document_tags: DocumentTags },
+  changes: { tag: Tag, document_tags: DocumentTags, tag_merge: TagMerge },
   stores: ['tags', 'document_tags'],
 });

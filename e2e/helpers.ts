@@ -1,11 +1,56 @@
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' };
+
+/** The e2e server, asked directly (not through an outage proxy). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4173);
+export const API = `http://127.0.0.1:${E2E_PORT}/api`;
+export const API_HEADERS = { 'app-type': 'main', 'x-request-origin': 'web-app' };
 
 /**
  * The landing route (000 §2) of an account with the server's default flags: my_data is on, and
  * the first source family of my data is RSS news.
  */
 export const LANDING = '/feeds/home/rss_news';
+
+/**
+ * Signs in through the form, on the configured server or, with `origin`, through another
+ * address of it (an outage proxy, outage-proxy.ts), and waits for the landing route.
+ */
+export async function signInAt(page: Page, origin: string, account = DEMO) {
+  await page.goto(`${origin}/auth/signin`);
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
+}
+
+/** The account's API token, from the server directly. */
+export async function apiToken(request: APIRequestContext, account = DEMO) {
+  const answer = await request.post(`${API}/auth/signin`, { data: account });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return ((await answer.json()) as { id_token: string }).id_token;
+}
+
+/** A document's read state as the server has it ('read' or 'unread'), asked directly. */
+export async function serverReadState(request: APIRequestContext, token: string, deeplink: string) {
+  const answer = await request.get(`${API}/doc/read_Status/${encodeURIComponent(deeplink)}`, {
+    headers: { ...API_HEADERS, token },
+  });
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { status: string }).status;
+}
+
+/**
+ * Waits until the service worker controls the page: from then on a reload with the server
+ * down starts the app from its kept shell.
+ */
+export async function waitForAppShell(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+}
 
 export async function signIn(page: Page, account = DEMO) {
   await page.goto('/auth/signin');

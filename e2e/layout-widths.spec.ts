@@ -75,7 +75,8 @@ for (const size of WIDTHS) {
       await shot(page, `feed-${size.name}`);
     });
 
-    test('the navigation: every entry leads somewhere; a drawer on a phone', async ({ page }) => {
+    // That every entry leads somewhere is walked, link by link, by first-hour.spec.ts.
+    test('the navigation: a drawer on a phone', async ({ page }) => {
       await signIn(page);
       const mainWidth = await page.getByRole('main').evaluate((el) => el.clientWidth);
       await openNav(page);
@@ -85,17 +86,6 @@ for (const size of WIDTHS) {
         expect(await page.getByRole('main').evaluate((el) => el.clientWidth)).toBe(mainWidth);
       }
       await shot(page, `nav-${size.name}`);
-
-      const nav = page.getByRole('navigation', { name: 'Main navigation' });
-      const hrefs = await nav
-        .getByRole('link')
-        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
-      expect(hrefs.length).toBeGreaterThan(5);
-      for (const href of hrefs) {
-        await page.goto(href);
-        await expect(page.locator('main#main-content')).toBeVisible();
-        await expect(page.getByText('Not available yet')).toHaveCount(0);
-      }
     });
 
     test('the assistant is reachable, and its page fits', async ({ page }) => {

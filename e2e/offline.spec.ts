@@ -50,7 +50,7 @@ test('a change made during an outage reaches the server as soon as the network r
     expect(await storedNavState(request, token)).not.toBe('closed');
 
     // The network is back, with no news from the tab this time: the worker's own probe (every
-    // second while offline) finds the server and sends the change at once.
+    // half second while offline) finds the server and sends the change at once.
     const url = page.url();
     proxy.restore();
     await expect

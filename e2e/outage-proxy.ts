@@ -42,12 +42,13 @@ export async function startOutageProxy(target: { host: string; port: number }) {
     /** Connections refused since the proxy started. */
     refused: () => refused,
     /**
-     * Bursts of refused connections since `since`: attempts more than a second apart (a
-     * request and its quick retries count once), and how long ago the last one was.
+     * Bursts of refused connections since `since`: attempts more than 400 ms apart (a request
+     * and its quick retries, 300 ms apart, count once; the worker's probes, every 500 ms while
+     * offline, count each), and how long ago the last one was.
      */
     attempts(since: number) {
       const times = refusedAt.filter((t) => t >= since);
-      const bursts = times.filter((t, i) => i === 0 || t - times[i - 1] > 1_000).length;
+      const bursts = times.filter((t, i) => i === 0 || t - times[i - 1] > 400).length;
       return { bursts, quietMs: times.length ? Date.now() - times[times.length - 1] : 0 };
     },
     cut() {

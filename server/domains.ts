@@ -5,7 +5,9 @@ import { seedDocuments } from './demo';
 import { documentsDomain } from './documents';
 import type { ServerDomain } from './domain';
 import { healthDomain } from './health';
+import { notebooksDomain } from './notebooks';
 import { notificationsDomain } from './notifications';
+import { peopleDomain } from './people';
 import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
 import { summariesDomain } from './summaries';
@@ -44,4 +46,8 @@ export const serverDomains: readonly ServerDomain[] = [
   summariesDomain,
   // The user's tags and bookmarks on documents (after documents: links name them).
   tagsDomain,
+  // The user's people and their contacts (no other domain's tables).
+  peopleDomain,
+  // The user's notebooks and notes (after uploads: the add_notebook gate counts them).
+  notebooksDomain,
 ];

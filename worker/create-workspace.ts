@@ -261,7 +261,8 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     }
     // Nothing runs before the stored session is loaded (a sign-in must not race the load).
     await session.ready;
-    if (!PUBLIC_OPS.has(op) && !session.token()) {
+    // A domain op marked public (a shared document's reads) runs signed out too.
+    if (!PUBLIC_OPS.has(op) && !registry.ops[op].public && !session.token()) {
       // No token (000 §8): logout broadcast to every tab; this call never completes.
       session.missing(op);
       return never();

@@ -85,6 +85,9 @@ export function createCoreHandlers(ctx: {
     'auth.resetPassword': (input, conn) => session.resetPassword(input, conn.variant),
     'auth.signOut': (_input, conn) => session.signOut(conn.tabId, conn.variant),
     'auth.oauthComplete': (_input, conn) => session.oauthComplete(conn.tabId),
+    'auth.updateProfile': (input, conn) => session.updateProfile(input, conn.variant),
+    'auth.changePassword': (input, conn) => session.changePassword(input, conn.variant),
+    'auth.signOutEverywhere': (_input, conn) => session.signOutEverywhere(conn.tabId, conn.variant),
     'auth.storeRedirect': (input) => session.storeRedirect(input.path),
     'auth.takeRedirect': async () => ({ path: await session.takeRedirect() }),
 

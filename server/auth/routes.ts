@@ -6,13 +6,22 @@ import { iso } from '../time';
 import { createAccount } from './accounts';
 import { decoyHash, hashPassword, verifyPassword } from './password';
 import { findUserByEmail, toUser } from './resolve';
-import { clearSignInFailures, takeResetMailAllowance, THROTTLE } from './throttle';
+import {
+  clearSignInFailures,
+  countSettled,
+  hashSubject,
+  record,
+  refusal,
+  takeResetMailAllowance,
+  THROTTLE,
+} from './throttle';
 import {
   hashToken,
   issueSession,
   newToken,
   revokeAllTokens,
   revokeFamily,
+  revokeOtherFamilies,
   type TokenPolicy,
 } from './tokens';
 
@@ -206,4 +215,56 @@ export const registerAuthRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
   });
 
   on('session', async (_c, { auth }) => ({ user: auth.user, expires_at: auth.expiresAt }));
+
+  // The user-settings screen (contract/auth.ts says what each promises).
+  on('updateProfile', async (c, { body, auth }) =>
+    transact(c, async (db) => {
+      const row = await db
+        .updateTable('users')
+        .set({ name: body.name, updated_at: iso(deps.now()) })
+        .where('id', '=', auth.user.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toUser(row);
+    }),
+  );
+
+  // The check and the hashing run before the transaction (see `transact`). A wrong current
+  // password is a 400: a 401 would tell the client its session is gone.
+  // At most THROTTLE.password_user wrong current passwords per user in its window: each is
+  // written down on the root handle, so it outlives the failing request's rollback.
+  on('changePassword', async (c, { body, auth }) => {
+    const wrong = { kind: 'password_user' as const, subject: hashSubject(auth.user.id) };
+    const now = deps.now();
+    if (
+      (await countSettled(deps.db, wrong.kind, wrong.subject, now)) >= THROTTLE.password_user.limit
+    ) {
+      throw await refusal(deps.db, [wrong], now, 'wrong current passwords');
+    }
+    const row = await c.var.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', auth.user.id)
+      .executeTakeFirstOrThrow();
+    if (!(await verifyPassword(body.current_password, row.password_hash))) {
+      await record(deps.db, [wrong], now);
+      throw badRequest('current_password: the current password is incorrect');
+    }
+    const passwordHash = await hashPassword(body.password);
+    await transact(c, async (db) => {
+      const at = iso(deps.now());
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: at })
+        .where('id', '=', auth.user.id)
+        .execute();
+      await revokeOtherFamilies(db, auth.user.id, auth.familyId, at);
+    });
+    return { ok: true as const, message: 'password changed; other sign-ins have ended' };
+  });
+
+  on('signOutEverywhere', async (c, { auth }) => {
+    await transact(c, (db) => revokeAllTokens(db, auth.user.id, iso(deps.now())));
+    return { ok: true as const, message: 'signed out everywhere' };
+  });
 };

@@ -17,7 +17,7 @@ const MINUTE_MS = 60 * 1000;
  * cookie, nothing else), and otherwise under its e-mail (strangers to the account: growing
  * delays, UNTRUSTED below) and its client address or IPv6 /64 (one place guessing at many
  * accounts). Then reset mails per e-mail, and sign-ups and password resets per address (each
- * costs a scrypt hash).
+ * costs a scrypt hash), and wrong current passwords of a password change per user.
  */
 export const THROTTLE = {
   signin_device: { limit: 10, windowMs: 15 * MINUTE_MS },
@@ -25,6 +25,8 @@ export const THROTTLE = {
   reset_mail: { limit: 5, windowMs: 60 * MINUTE_MS },
   signup_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
   reset_ip: { limit: 20, windowMs: 15 * MINUTE_MS },
+  /** Wrong current passwords given to a password change, per user (a stolen token guessing). */
+  password_user: { limit: 10, windowMs: 15 * MINUTE_MS },
 } satisfies Record<Exclude<Kind, 'signin_email'>, { limit: number; windowMs: number }>;
 
 /**

@@ -81,3 +81,21 @@ export const revokeAllTokens = async (db: Db, userId: string, at: string) => {
       .execute();
   }
 };
+
+/** Revokes every live token of the user but those of one sign-in family (a password change). */
+export const revokeOtherFamilies = async (
+  db: Db,
+  userId: string,
+  keepFamilyId: string,
+  at: string,
+) => {
+  for (const table of ['id_tokens', 'refresh_tokens'] as const) {
+    await db
+      .updateTable(table)
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('family_id', '<>', keepFamilyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+};

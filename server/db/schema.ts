@@ -67,7 +67,14 @@ export interface Database {
    */
   auth_attempts: {
     id: string;
-    kind: 'signin_device' | 'signin_email' | 'signin_ip' | 'reset_mail' | 'signup_ip' | 'reset_ip';
+    kind:
+      | 'signin_device'
+      | 'signin_email'
+      | 'signin_ip'
+      | 'reset_mail'
+      | 'signup_ip'
+      | 'reset_ip'
+      | 'password_user';
     subject: string;
     /**
      * 1 while a sign-in's password check runs; it then becomes a failure (0) or is deleted.

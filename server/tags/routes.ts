@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { transact, type AppDeps, type AppEnv } from '../context';
 import { routesFor } from '../http/define';
+import { mergeTags, renameTag } from './manage';
 import {
   createTag,
   deleteTag,
@@ -35,6 +36,15 @@ export const registerTagRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
   on('deleteTag', async (c, { body, auth }) => ({
     deleted: await transact(c, (db) => deleteTag(db, auth.user.id, body.tag_id, deps.now())),
   }));
+
+  // Before /tag/{id}: a static path wins only when registered first.
+  on('renameTag', async (c, { body, auth }) => ({
+    tag: await transact(c, (db) => renameTag(db, auth.user.id, body.tag_id, body.tag, deps.now())),
+  }));
+
+  on('mergeTags', async (c, { body, auth }) =>
+    transact(c, (db) => mergeTags(db, auth.user.id, body.from, body.into, deps.now())),
+  );
 
   on('documentTags', async (c, { params, auth }) => ({
     deep_link: params.id,

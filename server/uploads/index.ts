@@ -24,7 +24,7 @@ export const uploadsDomain = defineServerDomain({
 
 export { createUploadRunner, type UploadRunner } from './runner';
 export { readUploadSettings, uploadSettingsOf, type UploadSettings } from './settings';
-export { registerFeatureUsage } from './pricing';
+export { eligibility, registerFeatureUsage } from './pricing';
 export { driveKeyOf } from './store';
 export { onUploadedDocumentDeleted, type UploadedDocumentDeleted } from './remove';
 export { TRANSFER_PREFIX } from './transfer';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { driveSourceKey } from '../../contract/document-files';
 import { insertDocuments } from '../content';
 import type { Db } from '../db/schema';
 import { iso } from '../time';
@@ -15,8 +16,8 @@ import './tables';
  * on its first page (document_passages.page, .box), for citations' document_highlight.
  */
 
-/** The user's drive source key: `<product>drive_<user id>` (private to them). */
-export const driveKeyOf = (product: string, userId: string) => `${product}drive_${userId}`;
+/** The user's drive source key: `<product>drive_<user id>` (private to them; the UI's rule too). */
+export const driveKeyOf = driveSourceKey;
 
 const productLabel = (product: string) => product.charAt(0).toUpperCase() + product.slice(1);
 

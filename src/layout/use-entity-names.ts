@@ -3,6 +3,7 @@ import type { Board } from '../../contract/boards';
 import type { OpInput, OpOutput } from '../../contract/worker-api';
 import type { StoreName } from '../../contract/domains';
 import { pathSegments } from '../lib/path';
+import { usePersonName } from '../features/people';
 import { useShell } from '../shell-context';
 
 /**
@@ -48,11 +49,15 @@ export function useBoards(skip = false): Board[] | null {
  * Undefined elsewhere, and until known (the header shows the catalogue title meanwhile).
  */
 export function useEntityName(pathname: string): { segment: string; name: string } | undefined {
-  const [category, id] = pathSegments(pathname);
+  const [category, id, personId] = pathSegments(pathname);
+  // /settings/contacts/{id}: the person's name (features/people).
+  const onPerson = category === 'settings' && id === 'contacts' && personId !== undefined;
+  const personName = usePersonName(onPerson ? personId : null);
   const onBoard = category === 'feeds' && id !== undefined && id !== 'home';
   const onApp = category === 'apps' && id !== undefined;
   const boards = useBoards(!onBoard);
   const sources = useListOp('sources.list', 'sources', !onApp);
+  if (onPerson) return personName ? { segment: personId, name: personName } : undefined;
   if (onBoard) {
     const board = boards?.find((b) => b.board_id === id);
     return board ? { segment: id, name: board.board_name } : undefined;

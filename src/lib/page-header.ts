@@ -62,6 +62,7 @@ function baseTitle(input: PageHeaderInput): string {
     case 'settings':
       if (second === undefined) return routeOf(1, 'Settings');
       if (second === 'channels' && third !== undefined) return ownName(routeOf(2, 'Groups'));
+      if (second === 'contacts' && third !== undefined) return ownName(routeOf(2, 'Contacts'));
       // The most specific page with a label of its own (/settings/feeds/root: Feed Manager).
       return routeOf(segments.length, routeOf(2, sourceTitle(second, product)));
     case 'pulse':

@@ -25,6 +25,11 @@ export function feedPatterns(product: string): string[] {
   ];
 }
 
+/** A notebook's notes, and one note of it (features/notebooks). */
+export const NOTEBOOK_PATTERNS = ['/notebooks/$source', '/notebooks/$source/$subcategory'];
+/** The note preview (features/notebooks). */
+export const notePreviewPattern = (product: string) => `/preview/${product}_notebooks/$id`;
+
 /** The search screens' routes: /search/{subCategory} is a tab or a source (features/search). */
 export const SEARCH_SUB_PATTERN = '/search/$subCategory';
 
@@ -46,6 +51,14 @@ function builtPatterns(product: string): Set<string> {
     r.assistant.history,
     r.needlbox.bookmarks,
     r.needlbox.tags,
+    // Settings (features/settings, features/tags, features/people).
+    r.settings.root,
+    r.settings.userSettings,
+    r.settings.tags,
+    r.settings.contacts,
+    r.notebooks,
+    ...NOTEBOOK_PATTERNS,
+    notePreviewPattern(product),
   ]);
 }
 

@@ -19,7 +19,9 @@ import {
 } from '../screens/not-available-page';
 import type { ShellServices } from '../shell-context';
 import {
+  NOTEBOOK_PATTERNS,
   PREVIEW_PATTERN,
+  notePreviewPattern,
   SEARCH_SUB_PATTERN,
   feedPatterns,
   placeholderPatterns,
@@ -49,6 +51,15 @@ export type LazyScreens = {
   assistantHistory: Screen;
   bookmarks: Screen;
   tags: Screen;
+  settings: Screen;
+  userSettings: Screen;
+  tagsManager: Screen;
+  contacts: Screen;
+  contact: Screen;
+  notebooks: Screen;
+  notebook: Screen;
+  notePreview: Screen;
+  sharedDocument: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -149,7 +160,13 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       validateSearch: (search: Record<string, unknown>) => ResetPasswordSearch.parse(search),
       component: screens.resetPassword,
     }),
-    ...[r.oauth.root, r.oauth.redirect, r.redirectDocument].map((path) =>
+    // A shared document's link (features/uploads): signed in or out.
+    createRoute({
+      getParentRoute: () => publicLayout,
+      path: r.redirectDocument,
+      component: screens.sharedDocument,
+    }),
+    ...[r.oauth.root, r.oauth.redirect].map((path) =>
       createRoute({
         getParentRoute: () => publicLayout,
         path,
@@ -229,6 +246,29 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       getParentRoute: () => appLayout,
       path: r.needlbox.tags,
       component: screens.tags,
+    }),
+    // Settings: the hub, user settings, the Tags Manager, contacts (features/settings, tags, people).
+    ...(
+      [
+        [r.settings.root, screens.settings],
+        [r.settings.userSettings, screens.userSettings],
+        [r.settings.tags, screens.tagsManager],
+        [r.settings.contacts, screens.contacts],
+        ['/settings/contacts/$id', screens.contact],
+      ] as const
+    ).map(([path, component]) => createRoute({ getParentRoute: () => appLayout, path, component })),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.notebooks,
+      component: screens.notebooks,
+    }),
+    ...NOTEBOOK_PATTERNS.map((path) =>
+      createRoute({ getParentRoute: () => appLayout, path, component: screens.notebook }),
+    ),
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: notePreviewPattern(product),
+      component: screens.notePreview,
     }),
     // Marked placeholders: the navigation shows no entry that leads to one (layout/built-routes).
     ...placeholderPatterns(product).map((path) =>

@@ -46,5 +46,30 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
       import('../features/tags/needlbox-page').then((m) => m.BookmarksPage),
     ),
     tags: lazyPage(() => import('../features/tags/needlbox-page').then((m) => m.TagsPage)),
+    settings: lazyPage(() =>
+      import('../features/settings/settings-page').then((m) => m.SettingsPage),
+    ),
+    userSettings: lazyPage(() =>
+      import('../features/settings/user-settings-page').then((m) => m.UserSettingsPage),
+    ),
+    tagsManager: lazyPage(() =>
+      import('../features/tags/tags-manager-page').then((m) => m.TagsManagerPage),
+    ),
+    contacts: lazyPage(() =>
+      import('../features/people/contacts-page').then((m) => m.ContactsPage),
+    ),
+    contact: lazyPage(() => import('../features/people/person-page').then((m) => m.PersonPage)),
+    notebooks: lazyPage(() =>
+      import('../features/notebooks/notebooks-page').then((m) => m.NotebooksPage),
+    ),
+    notebook: lazyPage(() =>
+      import('../features/notebooks/notebook-page').then((m) => m.NotebookPage),
+    ),
+    notePreview: lazyPage(() =>
+      import('../features/notebooks/notebook-page').then((m) => m.NotePreviewPage),
+    ),
+    sharedDocument: lazyPage(() =>
+      import('../features/uploads/shared-document-page').then((m) => m.SharedDocumentPage),
+    ),
   };
 }

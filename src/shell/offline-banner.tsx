@@ -4,7 +4,7 @@ import { useShell } from '../shell-context';
 /**
  * The server cannot be reached (the worker's view, the same in every tab): what the tab shows
  * comes from this browser's copy, and changes wait rather than save. Gone as soon as the worker
- * reaches the server again (it probes every second while a tab is visible).
+ * reaches the server again (it probes every half second while a tab is visible).
  */
 export function OfflineBanner() {
   useSignals();

@@ -35,6 +35,8 @@ describe('migrations from every domain', () => {
       '0022-user-tags',
       '0023-document-tags',
       '0024-document-tags-by-document',
+      '0025-notebooks',
+      '0026-notes',
     ]);
   });
 
@@ -86,6 +88,8 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0022-user-tags',
       '0023-document-tags',
       '0024-document-tags-by-document',
+      '0025-notebooks',
+      '0026-notes',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

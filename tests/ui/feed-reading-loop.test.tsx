@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DocumentDetail } from '../../contract/documents';
 import { clearReadingList } from '../../src/features/feed/reading-list';
 import { FEED_FLAGS, createFeed, storyCard } from './feed-fixtures';
@@ -123,6 +123,27 @@ describe('previous and next in the preview', () => {
       { deeplinks: ['d2'], status: 'read' },
       { deeplinks: ['d3'], status: 'read' },
     ]);
+
+    // Back in the list, the card read last is the selected one: j carries on after it.
+    history.back();
+    await screen.findByText('Story 1');
+    await waitFor(() => expect(selectedTitles()).toEqual(['Story 3']));
+    press('j');
+    await waitFor(() => expect(selectedTitles()).toEqual(['Story 4']));
+  });
+
+  it('leave the full-screen preview with Escape, as its Back button does', async () => {
+    setViewportWidth(1000);
+    const back = vi.spyOn(window.history, 'back').mockImplementation(() => {});
+    try {
+      await renderFeed();
+      fireEvent.click(screen.getByRole('link', { name: 'Story 2' }));
+      await screen.findByRole('heading', { level: 3, name: 'Story 2' });
+      press('Escape');
+      expect(back).toHaveBeenCalledTimes(1);
+    } finally {
+      back.mockRestore();
+    }
   });
 
   it('step through search results too', async () => {

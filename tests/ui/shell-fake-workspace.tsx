@@ -57,6 +57,9 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
     'tags.list': () => [],
     'tags.ofDocuments': ({ deeplinks }) => Object.fromEntries(deeplinks.map((d) => [d, []])),
     'tags.documents': () => [],
+    // No notebooks yet.
+    'notebooks.list': () => [],
+    'notes.list': () => [],
     'notifications.unread': () => ({ unread: 0 }),
   };
   const api: WorkspaceApi = {

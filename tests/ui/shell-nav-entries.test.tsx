@@ -40,6 +40,7 @@ describe('every navigation entry leads somewhere (issue 18)', () => {
         'AskNeedl',
         'New feed',
         'Feed Manager',
+        'Notebooks',
         'Bookmarks',
         'Tags',
         'Add source',
@@ -47,6 +48,7 @@ describe('every navigation entry leads somewhere (issue 18)', () => {
         'Ingestion status',
         'Needl',
         'Notifications',
+        'Settings',
       ]);
 
       for (const entry of entries) {

@@ -65,7 +65,8 @@ describe('the drive', () => {
     expect(screen.getByText('Uploading 40%')).toBeTruthy();
     expect(screen.getByText('2.0 KB')).toBeTruthy();
     const link = screen.getByText('annual.md').closest('a');
-    expect(link?.getAttribute('href')).toBe('/preview/needldrive/doc-1');
+    // The stored document is in the user's drive source (needldrive_{user id}).
+    expect(link?.getAttribute('href')).toBe('/preview/needldrive_u1/doc-1');
     expect(screen.getByText('1.5 KB')).toBeTruthy();
 
     rows = [row({ status: 'UPLOADING_ERROR', error: 'Error uploading files', progress: 0 })];

@@ -8,11 +8,12 @@ import { newsItem, serverDocs } from './feed-support';
 import { createAccount, newUser, startTestServer, type TestServer } from './support';
 
 /**
- * `npm run ws -- search`: the CLI (worker/cli.ts, run as `npm run ws` runs it) against the real
- * server in this process, its session kept in a throwaway state directory.
+ * `npm run ws -- search`: the CLI (worker/cli.ts, through tsx's loader as `npm run ws` runs it)
+ * against the real server in this process, its session kept in a throwaway state directory.
+ * Node with tsx's loader, not the tsx CLI: the CLI starts a second Node process of its own for
+ * each of the six commands.
  */
 const run = promisify(execFile);
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const T0 = 1_717_200_000;
 let env: TestServer;
 let stateDir: string;
@@ -33,7 +34,7 @@ afterAll(async () => {
 });
 
 const ws = (...args: string[]) =>
-  run(TSX, ['worker/cli.ts', ...args], {
+  run(process.execPath, ['--import', 'tsx', 'worker/cli.ts', ...args], {
     env: { ...process.env, WS_BASE_URL: env.baseUrl, WS_STATE_DIR: stateDir },
     timeout: 60_000,
   });

@@ -144,6 +144,40 @@ async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: Windo
   return { offset, rows: await withRead(ctx, cards), total: page.count, complete: false };
 }
 
+/** Entries read per step of an offline walk. */
+const WALK_BLOCK = 500;
+
+/**
+ * Offline, a window the mirror has no index for (one source's view, a company or category
+ * order): the feed's time order (the tab's), filtered to the source, walked in blocks up to the
+ * window's end. Only an outage pays for the walk; the order is the time order asked for, else
+ * newest first, and the total is what the mirror holds of the view.
+ */
+async function walkedFromMirror(ctx: Ctx, meta: FeedMeta, input: WindowInput) {
+  const { board, tab, offset, count, source = null } = input;
+  const sort = isTimeSort(input.sort) ? input.sort : 'latest';
+  const mirror = await ctx.mirror;
+  const end = offset + count;
+  const matched: ResultCard[] = [];
+  let exhausted = false;
+  for (let at = 0; matched.length < end; at += WALK_BLOCK) {
+    const query = windowQuery(board, { tab, sort }, at, WALK_BLOCK);
+    const { rows } = await mirror.window<EntryRecord>(FEED, query);
+    for (const row of rows) if (source === null || row.source === source) matched.push(row.card);
+    if (rows.length < WALK_BLOCK) {
+      exhausted = true;
+      break;
+    }
+  }
+  const held = exhausted ? matched.length : (meta.counts[countKey(source, tab)] ?? matched.length);
+  return {
+    offset,
+    rows: await withRead(ctx, matched.slice(offset, end)),
+    total: Math.max(held, Math.min(matched.length, end)),
+    complete: false,
+  };
+}
+
 export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<FeedWindow> {
   const owner = currentOwner(ctx);
   const { board, source = null, offset, count, sort } = input;
@@ -151,7 +185,15 @@ export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<Feed
   const meta = await readMeta(ctx, board);
   if (!meta) return firstWindow(ctx, owner, input);
   keepCurrent(ctx, owner, meta);
-  if (source !== null || !isTimeSort(sort)) return serverWindow(ctx, owner, meta, input);
+  if (source !== null || !isTimeSort(sort)) {
+    try {
+      return await serverWindow(ctx, owner, meta, input);
+    } catch (error) {
+      // Offline: the mirror's documents of the view, newest first, rather than an error.
+      if (isNetworkError(error)) return walkedFromMirror(ctx, meta, input);
+      throw error;
+    }
+  }
   const mirror = await ctx.mirror;
   const query = windowQuery(board, { tab: input.tab, sort }, offset, count);
   // Complete, the mirror's count is exact (kept with the rows): windows near the end read back.

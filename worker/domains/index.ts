@@ -1,8 +1,11 @@
 import type { WorkerDomain } from '../registry';
 import { assistantDomain } from './assistant';
 import { boardsDomain } from './boards';
+import { documentFilesDomain } from './document-files';
 import { documentsDomain } from './documents';
+import { notebooksDomain } from './notebooks';
 import { notificationsDomain } from './notifications';
+import { peopleDomain } from './people';
 import { searchDomain } from './search';
 import { sourcesDomain } from './sources';
 import { tagsDomain } from './tags';
@@ -24,5 +27,8 @@ export const productDomains: readonly WorkerDomain[] = [
   searchDomain,
   assistantDomain,
   uploadsDomain,
+  documentFilesDomain,
   tagsDomain,
+  peopleDomain,
+  notebooksDomain,
 ];

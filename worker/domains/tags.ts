@@ -1,4 +1,11 @@
-import { BOOKMARK_TAG_ID, tagKey, tags, type DocumentTags, type Tag } from '../../contract/tags';
+import {
+  BOOKMARK_TAG_ID,
+  tagKey,
+  tags,
+  type DocumentTags,
+  type Tag,
+  type TagMerge,
+} from '../../contract/tags';
 import { sessionChanged } from '../api-errors';
 import type { Mirror, PatchItem } from '../mirror';
 import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registry';
@@ -112,6 +119,22 @@ async function unlinkWrites(mirror: Mirror<S>, tagId: string): Promise<PatchItem
   );
 }
 
+/** The writes that move every mirrored document carrying `from` to `into` (the Tags Manager's merge). */
+async function mergeWrites(mirror: Mirror<S>, { from, into }: TagMerge): Promise<PatchItem<S>[]> {
+  const carrying = await mirror.transact([LINKS], (tx) =>
+    tx.indexRange<DocumentTags>(LINKS, BY_TAG, { lower: from, upper: from }, UNLINK_SCAN),
+  );
+  return [
+    { store: TAGS, key: from },
+    ...carrying.map((link) =>
+      linkWrite(
+        link.deeplink,
+        link.tag_ids.map((t) => (t === from ? into : t)),
+      ),
+    ),
+  ];
+}
+
 /** The optimistic records of tags to create: those of a name the mirror does not hold yet. */
 async function createWrites(
   ctx: Ctx,
@@ -153,6 +176,16 @@ export const tagsDomain = defineWorkerDomain(tags, {
       const links = await (await ctx.mirror).getMany<DocumentTags>(LINKS, deeplinks);
       return Object.fromEntries(deeplinks.map((d, i) => [d, links[i]?.tag_ids ?? []]));
     },
+    async 'tags.counts'(ctx) {
+      await ensure(ctx, TAGS);
+      await ensure(ctx, LINKS);
+      const mirror = await ctx.mirror;
+      const ids = (await mirror.keys(TAGS)).filter((id) => id !== LIST_KEY);
+      const counts = await Promise.all(
+        ids.map((id) => mirror.count(LINKS, { index: BY_TAG, lower: id, upper: id })),
+      );
+      return Object.fromEntries(ids.map((id, i) => [id, counts[i]]));
+    },
     async 'tags.documents'(ctx, { tag_id, limit }) {
       await ensure(ctx, LINKS);
       const mirror = await ctx.mirror;
@@ -192,6 +225,22 @@ export const tagsDomain = defineWorkerDomain(tags, {
       },
       deferred: () => undefined,
     },
+    'tags.rename': {
+      endpoint: 'renameTag',
+      orderKey: () => 'tags',
+      async optimistic(ctx, { tag_id, tag }) {
+        const held = await (await ctx.mirror).get<Tag>(TAGS, tag_id);
+        return held ? [{ store: TAGS, key: tag_id, value: { ...held, name: tag } }] : [];
+      },
+      confirm: (_input, result) => [{ store: TAGS, key: result.tag.id, value: result.tag }],
+      deferred: () => undefined,
+    },
+    'tags.merge': {
+      endpoint: 'mergeTags',
+      orderKey: () => 'tags',
+      optimistic: async (ctx, input) => mergeWrites(await ctx.mirror, input),
+      deferred: () => undefined,
+    },
     'tags.setDocument': {
       endpoint: 'setDocumentTags',
       orderKey: () => 'tags',
@@ -224,6 +273,17 @@ export const tagsDomain = defineWorkerDomain(tags, {
         const mirror = await ctx.mirror;
         const owner = ctx.owner();
         const writes = await unlinkWrites(mirror, change.id);
+        if (owner && writes.length) await ctx.reads.store(writes, owner);
+      });
+    },
+    tag_merge(change, tx) {
+      if (change.op !== 'upsert') return;
+      tx.put(TAGS, change.data.from, undefined);
+      // The documents of `from` carry `into` now: a range of records, after the pull.
+      tx.after(async (ctx) => {
+        const mirror = await ctx.mirror;
+        const owner = ctx.owner();
+        const writes = await mergeWrites(mirror, change.data);
         if (owner && writes.length) await ctx.reads.store(writes, owner);
       });
     },

@@ -1,4 +1,4 @@
-import type { SessionState } from '../../contract/auth';
+import type { SessionState, User } from '../../contract/auth';
 import type { WorkerEvent } from '../../contract/worker-api';
 import type { ApiClient } from '../api-client';
 import type { BroadcastChannelLike, Clock, LockManagerLike } from '../deps';
@@ -11,7 +11,7 @@ import { createSessionLifecycle } from './lifecycle';
 import { createStoredRedirect } from './redirect';
 import { createRefresher } from './refresh';
 import { createSessionStore } from './store';
-import type { SessionHooks, SessionManager, UserData } from './types';
+import type { SessionHooks, SessionManager, StoredSession, UserData } from './types';
 
 export { REFRESH_LOCK } from './refresh';
 export type { Owner, SessionHooks, SessionManager, StoredSession, UserData } from './types';
@@ -73,20 +73,24 @@ export function createSessionManager(deps: SessionDeps): SessionManager {
   };
   channel.listen(heard);
 
+  /** The user as the server now knows them, stored in the session `asked` and told to every tab. */
+  const adoptUser = async (asked: StoredSession, user: User) => {
+    if (!auth.isCurrent(asked.session_id)) return;
+    if (JSON.stringify(user) === JSON.stringify(auth.current()?.user)) return;
+    const saved = await store.patch(asked.session_id, (s) => ({ ...s, user }));
+    if (saved && auth.isCurrent(asked.session_id)) {
+      auth.set(saved);
+      deps.broadcast({ type: 'session', session: auth.state() });
+    }
+  };
+
   /** GET /auth/session: the user as the server knows them now. */
   const askServer = async () => {
     const asked = auth.current();
     if (!asked) return auth.state();
     try {
       const answer = await deps.client.call('session', { background: true });
-      const changed = JSON.stringify(answer.user) !== JSON.stringify(auth.current()?.user);
-      if (auth.isCurrent(asked.session_id) && changed) {
-        const saved = await store.patch(asked.session_id, (s) => ({ ...s, user: answer.user }));
-        if (saved && auth.isCurrent(asked.session_id)) {
-          auth.set(saved);
-          deps.broadcast({ type: 'session', session: auth.state() });
-        }
-      }
+      await adoptUser(asked, answer.user);
     } catch {
       // A 401 has already ended the session (unauthorized); offline keeps it as it is.
     }
@@ -143,6 +147,19 @@ export function createSessionManager(deps: SessionDeps): SessionManager {
     },
     forgotPassword: (body, variant) => deps.client.call('forgotPassword', { body, variant }),
     resetPassword: (body, variant) => deps.client.call('resetPassword', { body, variant }),
+    async updateProfile(body, variant) {
+      const asked = auth.current();
+      if (!asked) return auth.state();
+      await adoptUser(asked, await deps.client.call('updateProfile', { body, variant }));
+      return auth.state();
+    },
+    changePassword: (body, variant) => deps.client.call('changePassword', { body, variant }),
+    async signOutEverywhere(originTab, variant) {
+      const known = auth.current();
+      if (!known) return;
+      await deps.client.call('signOutEverywhere', { body: {}, variant });
+      await lifecycle.end('signed-out', originTab, known);
+    },
     check() {
       checking ??= askServer().finally(() => {
         checking = null;

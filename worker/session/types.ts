@@ -1,9 +1,11 @@
 import type {
+  ChangePasswordBody,
   ForgotPasswordBody,
   ResetPasswordBody,
   SessionState,
   SignInBody,
   SignUpBody,
+  UpdateProfileBody,
   User,
 } from '../../contract/auth';
 import type { Ok } from '../../contract/common';
@@ -72,6 +74,12 @@ export type SessionManager = {
   signUp(body: SignUpBody, originTab: string | null, variant: Variant): Promise<SessionState>;
   signOut(originTab: string | null, variant: Variant): Promise<void>;
   forgotPassword(body: ForgotPasswordBody, variant: Variant): Promise<Ok>;
+  /** The display name: the server's user is stored in the session and told to every tab. */
+  updateProfile(body: UpdateProfileBody, variant: Variant): Promise<SessionState>;
+  /** Other sign-ins end on the server; this one stays. */
+  changePassword(body: ChangePasswordBody, variant: Variant): Promise<Ok>;
+  /** The server ends every sign-in of the user first (a failure throws), then this one ends. */
+  signOutEverywhere(originTab: string | null, variant: Variant): Promise<void>;
   resetPassword(body: ResetPasswordBody, variant: Variant): Promise<Ok>;
   /** GET /auth/session (the auth poll and the route check); concurrent checks share one call. */
   check(): Promise<SessionState>;

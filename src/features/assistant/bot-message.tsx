@@ -1,6 +1,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import type { AskStep } from '../../../contract/assistant';
 import type { BotView } from '../../state/assistant-chat';
+import { SaveToNoteButton } from '../notebooks';
 import { ERROR_BUBBLE, NOTICE_GENERATIVE, NOTICE_LOW, NO_SEARCH_RESULTS } from './assistant-texts';
 import { AskSearchResults } from './ask-search-results';
 import { createCitationStore } from './citation-store';
@@ -64,6 +65,8 @@ function QualityNotice(props: { quality: string }) {
 export const BotMessage = memo(function BotMessage(props: {
   message: BotView;
   onAsk: (question: string) => void;
+  /** How many messages the chat holds ("Save to note" shows from 2, 001 §2). */
+  messages?: number;
 }) {
   const { message, onAsk } = props;
   const { phase } = message;
@@ -136,6 +139,17 @@ export const BotMessage = memo(function BotMessage(props: {
             {FINISHED.has(latePhase) && latePhase !== 'error' ? (
               <div className="ask-actions">
                 <CopyButton text={copyText} />
+                <SaveToNoteButton
+                  messages={props.messages ?? 0}
+                  answer={copyText}
+                  citations={() =>
+                    citationsOf(data).map((c) => ({
+                      id: c.id,
+                      label: c.title_label,
+                      href: links.hrefOf(c),
+                    }))
+                  }
+                />
                 {data?.message_id ? (
                   <FeedbackControls messageId={data.message_id} given={lateFeedback} />
                 ) : null}

@@ -91,7 +91,7 @@ export function MessageList(props: {
         message.type === 'user' ? (
           <UserMessage key={message.id} message={message} />
         ) : (
-          <BotMessage key={message.id} message={message} onAsk={onAsk} />
+          <BotMessage key={message.id} message={message} onAsk={onAsk} messages={messages.length} />
         ),
       )}
       {pending ? <PendingMessage pending={pending} /> : null}

@@ -1,7 +1,9 @@
 import { useParams, useRouterState } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { goBack } from '../../shell/go-back';
 import { PreviewPanel } from './preview-panel';
+import { readingKeyOf } from './reading-keys';
+import { noteShown } from './reading-list';
 
 /** Query parameters the panel reads. */
 const PASSED = ['searchTerm', 'highlight', 'pageNumber', 'boundingBox'] as const;
@@ -12,7 +14,8 @@ const PASSED = ['searchTerm', 'highlight', 'pageNumber', 'boundingBox'] as const
  * source key, the same one the overlay passes as overlay-source. `searchTerm` (a result opened
  * from a search) marks the term's words in the document; `highlight` (a citation or an
  * assistant search result) marks that span, with the PDF viewer's `pageNumber` and
- * `boundingBox`.
+ * `boundingBox`. Escape goes back, as it closes the overlay on wider screens (the `?` sheet's
+ * "Close the preview"); the steps of j/k replace the entry, so back is the list they came from.
  */
 export function PreviewPage() {
   const route = useParams({ strict: false }) as { category?: string; deeplink?: string };
@@ -30,6 +33,17 @@ export function PreviewPage() {
     () => ({ source, deeplink, ...(JSON.parse(key) as Record<string, string>) }),
     [source, deeplink, key],
   );
+  // Back in the list, the card of the document read last is the selected one.
+  useEffect(() => noteShown(deeplink), [deeplink]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (readingKeyOf(event, false) !== 'close') return;
+      event.preventDefault();
+      goBack();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <section className="preview-page">
       <button type="button" className="button secondary small" onClick={() => goBack()}>

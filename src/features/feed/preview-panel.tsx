@@ -16,7 +16,10 @@ import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
 import { parseHighlightParam, parseViewerParams } from '../assistant';
 import { clearMarks, markMatches, plainTextHtml, type PreviewHighlight } from '../search';
+import { AddToNotebookButton } from '../notebooks';
 import { DocumentTagControls } from '../tags';
+import { DocumentActions, isUploadedDocument, PdfViewer, PDF_MIME_TYPE } from '../uploads';
+import { goBack } from '../../shell/go-back';
 import { cardFields, originalLink } from './card-rules';
 import { PillTags } from './pill-tags';
 import { PreviewNav } from './preview-nav';
@@ -111,6 +114,15 @@ export function PreviewPanel(props: {
   );
 
   const nav = props.nav ?? 'overlay';
+  // A deleted document leaves the screen: the overlay closes, the full preview goes back.
+  const leave = () => {
+    if (nav === 'page') goBack();
+    else
+      void navigate({
+        to: '.',
+        search: (prev: Record<string, unknown>) => withoutOverlayParams(prev),
+      });
+  };
   const stepper = (onToggleRead?: () => void) =>
     nav === false ? null : (
       <PreviewNav deeplink={deeplink} fullPage={nav === 'page'} onToggleRead={onToggleRead} />
@@ -166,6 +178,8 @@ export function PreviewPanel(props: {
         doc={doc}
         highlight={highlight}
         page={viewer.pageNumber}
+        box={viewer.boundingBox}
+        onDeleted={leave}
         onAsk={askAbout}
         onToggleRead={canMarkRead ? toggleRead : undefined}
       />
@@ -178,10 +192,17 @@ function PreviewDocument(props: {
   highlight?: PreviewHighlight;
   /** The page of the cited passage (the PDF viewer's pageNumber), when the link gave one. */
   page: number | null;
+  /** The cited passage's box on that page (the PDF viewer's boundingBox). */
+  box: [number, number, number, number] | null;
+  onDeleted: () => void;
   onToggleRead?: () => void;
   onAsk?: () => void;
 }) {
   const { doc, highlight } = props;
+  const { product } = useShell();
+  const uploaded = isUploadedDocument(doc.source, product);
+  // The user's own PDF shows its pages (the cited box drawn); its text stays below, folded.
+  const pdf = uploaded && doc.mime_type === PDF_MIME_TYPE;
   const titleId = useId();
   const mobile = isMobile(useViewportWidth());
   const original = originalLink(doc.link);
@@ -196,9 +217,10 @@ function PreviewDocument(props: {
     const element = body.current;
     if (!element || !highlight) return undefined;
     const marks = markMatches(element, doc.body, highlight);
-    marks[0]?.scrollIntoView?.({ block: 'center' });
+    // A PDF's text is folded under its pages: the viewer shows where the passage is.
+    if (!pdf) marks[0]?.scrollIntoView?.({ block: 'center' });
     return () => clearMarks(element);
-  }, [html, doc.body, highlight]);
+  }, [html, doc.body, highlight, pdf]);
 
   // Images that fail to load are hidden (002 §5); 'error' does not bubble, so listen capturing.
   useEffect(() => {
@@ -211,6 +233,18 @@ function PreviewDocument(props: {
     return () => element.removeEventListener('error', hide, true);
   }, [html]);
 
+  const text = html.trim() ? (
+    <div ref={body} className="preview-body" dangerouslySetInnerHTML={{ __html: html }} />
+  ) : (
+    <div ref={body} className="preview-body">
+      {doc.body
+        .split(/\n{2,}/)
+        .filter((p) => p.trim())
+        .map((paragraph, i) => (
+          <p key={i}>{paragraph}</p>
+        ))}
+    </div>
+  );
   return (
     <article className="preview-document" aria-labelledby={titleId}>
       <p className="card-meta">
@@ -235,7 +269,15 @@ function PreviewDocument(props: {
       ) : null}
       <PillTags tags={doc.categories} mobile={mobile} />
       <DocumentTagControls deeplink={doc.deeplink} source={doc.source} mobile={mobile} />
-      {props.page !== null ? <p className="muted">Cited passage on page {props.page}</p> : null}
+      <AddToNotebookButton
+        title={doc.title.trim() || doc.label}
+        href={`/preview/${encodeURIComponent(doc.source)}/${encodeURIComponent(doc.deeplink)}`}
+        text={() => doc.body}
+        within={() => body.current}
+      />
+      {props.page !== null && !pdf ? (
+        <p className="muted">Cited passage on page {props.page}</p>
+      ) : null}
       <div className="preview-actions">
         {original ? (
           <a
@@ -258,17 +300,34 @@ function PreviewDocument(props: {
           </button>
         ) : null}
       </div>
-      {html.trim() ? (
-        <div ref={body} className="preview-body" dangerouslySetInnerHTML={{ __html: html }} />
+      {uploaded ? (
+        <DocumentActions
+          doc={{
+            source: doc.source,
+            deeplink: doc.deeplink,
+            title: doc.title.trim() || doc.label,
+            mime_type: doc.mime_type,
+          }}
+          mobile={mobile}
+          onDeleted={props.onDeleted}
+        />
+      ) : null}
+      {pdf ? (
+        <PdfViewer
+          source={doc.source}
+          deeplink={doc.deeplink}
+          title={doc.title.trim() || doc.label}
+          pageNumber={props.page}
+          boundingBox={props.box}
+        />
+      ) : null}
+      {pdf ? (
+        <details className="preview-text">
+          <summary>Text of the document</summary>
+          {text}
+        </details>
       ) : (
-        <div ref={body} className="preview-body">
-          {doc.body
-            .split(/\n{2,}/)
-            .filter((p) => p.trim())
-            .map((paragraph, i) => (
-              <p key={i}>{paragraph}</p>
-            ))}
-        </div>
+        text
       )}
     </article>
   );

@@ -39,9 +39,27 @@ export function provideReadingList(list: Omit<ReadingList, 'attached'>): () => v
   };
 }
 
+/**
+ * The document the full-screen preview showed last: the list the reader goes back to selects
+ * it (and keeps it in view), so j carries on after it rather than from the top.
+ */
+let lastShown: string | null = null;
+
+/** The full-screen preview shows `deeplink`. */
+export function noteShown(deeplink: string) {
+  lastShown = deeplink;
+}
+
+/** The document to select on returning to a list; `forgetShown` once a list has selected it. */
+export const shownLast = () => lastShown;
+export function forgetShown() {
+  lastShown = null;
+}
+
 /** Forgets every list (a test's cleanup, or a signed-out tab). */
 export function clearReadingList() {
   current = null;
+  lastShown = null;
   notify();
 }
 

@@ -2,7 +2,7 @@ import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { withoutOverlayParams } from '../../lib/overlay';
 import { readingKeyOf } from './reading-keys';
-import { provideReadingList } from './reading-list';
+import { forgetShown, provideReadingList, shownLast } from './reading-list';
 import type { CardLink } from './result-card';
 
 /** What the loop needs of a row: which document it is, its title, and its read state. */
@@ -94,7 +94,8 @@ export function useReadingLoop<Row extends ReadingRow>(opts: {
   }, []);
 
   // The selection follows the document shown (opened by a click, a step or another tab's
-  // link), and otherwise its own document when new rows move it down the list.
+  // link), or the full-screen preview's last one on coming back from it, and otherwise its own
+  // document when new rows move it down the list.
   const { rowsVersion } = opts;
   useEffect(() => {
     if (opened !== null) {
@@ -102,7 +103,16 @@ export function useReadingLoop<Row extends ReadingRow>(opts: {
       if (at >= 0) move(at);
       return;
     }
-    if (selected === null) return;
+    if (selected === null) {
+      // Back from the full-screen preview: its last document is selected here.
+      const shown = shownLast();
+      const at = shown === null ? -1 : indexOf(shown);
+      if (at >= 0) {
+        forgetShown();
+        move(at);
+      }
+      return;
+    }
     const here = latest.current.opts.row(selected)?.deeplink;
     if (here === undefined) return;
     if (selectedKey.current === null) {

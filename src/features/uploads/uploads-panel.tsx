@@ -1,5 +1,7 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { driveSourceKey } from '../../../contract/document-files';
 import type { UploadRow } from '../../../contract/upload-client';
 import type { UploadedFile } from '../../../contract/uploads';
 import { useShell } from '../../shell-context';
@@ -15,7 +17,12 @@ const clientId = () => `f${Date.now().toString(36)}${(nextId++).toString(36)}`;
  * each opening in the preview. Validation messages are error toasts of 3 s.
  */
 export function UploadsPanel() {
-  const { client } = useShell();
+  useSignals();
+  const { client, state, product } = useShell();
+  const session = state.$session.value;
+  // A stored document's source is the user's drive (not the upload's `source`, the spec's
+  // name for where the upload came from).
+  const drive = session?.status === 'signed-in' ? driveSourceKey(product, session.user.id) : null;
   const [rows, setRows] = useState<UploadRow[]>([]);
   const [files, setFiles] = useState<UploadedFile[] | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -107,10 +114,8 @@ export function UploadsPanel() {
         <ul className="uploads-files" aria-label="Uploaded documents">
           {files.map((f) => (
             <li key={f.key}>
-              {f.deeplink ? (
-                <a
-                  href={`/preview/${encodeURIComponent(f.source)}/${encodeURIComponent(f.deeplink)}`}
-                >
+              {f.deeplink && drive ? (
+                <a href={`/preview/${encodeURIComponent(drive)}/${encodeURIComponent(f.deeplink)}`}>
                   <span title={f.name}>{shortName(f.name)}</span>
                 </a>
               ) : (

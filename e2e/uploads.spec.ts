@@ -1,0 +1,116 @@
+import { expect, test, type Page } from '@playwright/test';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LANDING } from './helpers';
+
+/**
+ * Issue 20's journey through the UI: a new user uploads a PDF from /feeds/home/drives, watches
+ * it reach Completed, opens it in the PDF viewer (page 1 painted by pdf.js), shares it and
+ * opens the link in a signed-out browser, revokes it and sees the link refused; then asks the
+ * assistant about the document and follows the citation to the box on the page.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PDF = resolve(ROOT, 'tests/fixtures/uploads/nike-10k-item1.pdf');
+/** In the PDF's first pages (tests/fixtures/uploads/nike-10k-item1.txt). */
+const QUESTION = 'What does NIKE design, develop and market?';
+
+async function signUp(page: Page) {
+  await page.goto('/auth/platform-access');
+  await page.getByLabel('Name').fill('Uma Uploader');
+  await page.getByLabel('E-mail').fill(`uploads-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('a-long-password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
+}
+
+/** A page of the viewer once pdf.js has painted it. */
+const painted = (page: Page, n: number) =>
+  page.locator(`.pdf-page[data-page-number="${n}"][data-rendered]`);
+
+test('upload a PDF, view it, share it signed out, revoke it, follow a citation to its box', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await signUp(page);
+
+  await test.step('upload from the drive and wait for Completed', async () => {
+    await page.goto('/feeds/home/drives');
+    await page.getByLabel('Choose files to upload').setInputFiles(PDF);
+    const stored = page
+      .getByRole('list', { name: 'Uploaded documents' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Completed' });
+    // The worker polls at 5 s, then 10 s: processing a small PDF ends within those.
+    await expect(stored).toHaveCount(1, { timeout: 60_000 });
+    await stored.getByRole('link').click();
+  });
+
+  let title = '';
+  await test.step('the preview shows the PDF, page 1 painted', async () => {
+    await expect(page).toHaveURL(/\/preview\//);
+    const viewer = page.getByRole('region', { name: /\(PDF\)$/ });
+    await expect(viewer).toBeVisible();
+    await expect(painted(page, 1)).toBeVisible();
+    await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+    // The canvas holds a drawn page, not an empty surface.
+    const drawn = await painted(page, 1)
+      .locator('canvas')
+      .evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0);
+    expect(drawn).toBe(true);
+    title = (await page.locator('.preview-title').innerText()).trim();
+    expect(title.length).toBeGreaterThan(0);
+  });
+
+  await test.step('share: the link opens the PDF signed out; revoked, it is refused', async () => {
+    await page.getByRole('button', { name: 'Share' }).click();
+    const field = page.getByLabel('Anyone with this link can open the document');
+    await expect(field).toHaveValue(/\/redirect\/document\?/);
+    const link = await field.inputValue();
+
+    const outside = await browser.newContext();
+    const stranger = await outside.newPage();
+    await stranger.goto(link);
+    await expect(stranger.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(painted(stranger, 1)).toBeVisible();
+    await expect(stranger).toHaveURL(/\/redirect\/document\?/);
+
+    await page.getByRole('button', { name: 'Revoke link' }).click();
+    await expect(page.getByText('Link revoked: it no longer opens the document.')).toBeVisible();
+    await stranger.reload();
+    await expect(
+      stranger.getByText(
+        'This link does not open a document: it was revoked by its owner, or it is not complete.',
+      ),
+    ).toBeVisible();
+    await outside.close();
+  });
+
+  await test.step('ask about the document; its citation opens the page with the box', async () => {
+    await page.getByRole('button', { name: 'Ask about this document' }).click();
+    const composer = page.getByRole('textbox', { name: 'Your question' });
+    await composer.fill(QUESTION);
+    await composer.press('Enter');
+    const answer = page.getByRole('article', { name: 'Answer' }).last();
+    const marker = answer.getByRole('link', { name: /^Source 1: / });
+    await expect(marker).toBeVisible({ timeout: 60_000 });
+    await marker.click();
+    await expect(page).toHaveURL(/overlay-type=preview/);
+    await expect(page).toHaveURL(/overlay-boundingBox=/);
+    const pageNumber = Number(new URL(page.url()).searchParams.get('overlay-pageNumber'));
+    expect(pageNumber).toBeGreaterThanOrEqual(1);
+    const panel = page.getByTestId('overlay');
+    const box = panel.getByTestId('pdf-highlight');
+    await expect(box).toBeVisible();
+    // The box is on the cited page, and that page is painted.
+    await expect(
+      panel.locator(`.pdf-page[data-page-number="${pageNumber}"] .pdf-highlight`),
+    ).toHaveCount(1);
+    await expect(
+      panel.locator(`.pdf-page[data-page-number="${pageNumber}"][data-rendered]`),
+    ).toBeVisible();
+    const size = await box.boundingBox();
+    expect(size && size.width > 10 && size.height > 5).toBe(true);
+  });
+});

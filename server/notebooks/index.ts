@@ -1,0 +1,20 @@
+import './tables';
+import { defineServerDomain } from '../domain';
+import { registerFeatureUsage } from '../uploads';
+import { notebookMigrations } from './migrations';
+import { userNotebookCount } from './queries';
+import { registerNotebookRoutes } from './routes';
+
+// The add_notebook gate (/stripe/messaging) counts the user's own notebooks.
+registerFeatureUsage('add_notebook', userNotebookCount);
+
+/**
+ * Notebooks and notes (contract/notebooks.ts): the user's notebooks and the notes in them,
+ * every query scoped to the user; each write records its change for the user's other tabs and
+ * devices. Note documents are rich-text nodes whose links are checked on the way in and out.
+ */
+export const notebooksDomain = defineServerDomain({
+  name: 'notebooks',
+  register: registerNotebookRoutes,
+  migrations: notebookMigrations,
+});
