@@ -33,7 +33,7 @@ export function ConfirmDialog(props: {
         }}
       >
         <h2 id={titleId}>{props.title}</h2>
-        {typeof props.children === 'string' ? <p>{props.children}</p> : props.children}
+        <p>{props.children}</p>
         <div className="modal-actions">
           <button ref={cancel} type="button" className="button secondary" onClick={props.onCancel}>
             Cancel

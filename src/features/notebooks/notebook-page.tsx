@@ -6,8 +6,8 @@ import { routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
 import { RetryAlert } from '../../shell/retry-alert';
 import { useShell } from '../../shell-context';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
-import { ConfirmDelete } from './confirm-delete';
 import { NoteDocumentView, NoteEditor } from './note-view';
 import { newId, useNote, useNotebooks, useNotes } from './notebook-store';
 import './notebooks.css';
@@ -84,13 +84,14 @@ export function NotebookPage() {
         </ul>
       )}
       {deleting ? (
-        <ConfirmDelete
+        <ConfirmDialog
           title={`Delete ${deleting.name || 'this note'}?`}
-          text="The note is deleted from this notebook."
           action="Delete note"
           onConfirm={() => remove(deleting)}
           onCancel={() => setDeleting(null)}
-        />
+        >
+          The note is deleted from this notebook.
+        </ConfirmDialog>
       ) : null}
     </section>
   );

@@ -10,8 +10,8 @@ import { routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
 import { RetryAlert } from '../../shell/retry-alert';
 import { useShell } from '../../shell-context';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
-import { ConfirmDelete } from './confirm-delete';
 import { useCreateNotebook, useNotebooks } from './notebook-store';
 import { Upsell } from './upsell';
 import './notebooks.css';
@@ -158,17 +158,16 @@ function NotebookRow(props: { notebook: Notebook; all: readonly Notebook[] }) {
         Delete
       </button>
       {confirming ? (
-        <ConfirmDelete
+        <ConfirmDialog
           title={`Delete ${notebook.notebook_name}?`}
-          text={
-            notebook.notes === 1
-              ? 'The notebook and its note are deleted.'
-              : `The notebook and its ${notebook.notes} notes are deleted.`
-          }
           action="Delete notebook"
           onConfirm={remove}
           onCancel={() => setConfirming(false)}
-        />
+        >
+          {notebook.notes === 1
+            ? 'The notebook and its note are deleted.'
+            : `The notebook and its ${notebook.notes} notes are deleted.`}
+        </ConfirmDialog>
       ) : null}
     </li>
   );

@@ -1,8 +1,9 @@
 import { useNavigate, useParams } from '@tanstack/react-router';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { contactKey, personNameProblem, type Person } from '../../../contract/people';
 import { routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { useShell } from '../../shell-context';
 import { contactText, ContactForm } from './contact-fields';
 import { usePerson } from './people-store';
@@ -144,11 +145,6 @@ function DeletePerson(props: { person: Person; onError(message: string | null): 
   const { client, product } = useShell();
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    if (asking) cancel.current?.focus();
-  }, [asking]);
   const { person } = props;
   const remove = () => {
     setAsking(false);
@@ -163,36 +159,14 @@ function DeletePerson(props: { person: Person; onError(message: string | null): 
         Delete person
       </button>
       {asking ? (
-        <div className="modal-scrim">
-          <div
-            className="modal small"
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby={titleId}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') setAsking(false);
-            }}
-          >
-            <h2 id={titleId}>Delete {person.people_name}?</h2>
-            <p>
-              {person.people_name} and their {person.contacts.length} contact
-              {person.contacts.length === 1 ? '' : 's'} are deleted.
-            </p>
-            <div className="modal-actions">
-              <button
-                ref={cancel}
-                type="button"
-                className="button secondary"
-                onClick={() => setAsking(false)}
-              >
-                Cancel
-              </button>
-              <button type="button" className="button primary danger" onClick={remove}>
-                Delete person
-              </button>
-            </div>
-          </div>
-        </div>
+        <ConfirmDialog
+          title={`Delete ${person.people_name}?`}
+          action="Delete person"
+          onConfirm={remove}
+          onCancel={() => setAsking(false)}
+        >
+          {`${person.people_name} and their ${person.contacts.length} contact${person.contacts.length === 1 ? '' : 's'} are deleted.`}
+        </ConfirmDialog>
       ) : null}
     </>
   );

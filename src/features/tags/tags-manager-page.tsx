@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { tagKey, tagNameProblem, type Tag } from '../../../contract/tags';
 import { userMessage } from '../../lib/user-message';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { useShell } from '../../shell-context';
 import { useUserTags } from './tag-store';
 
@@ -98,7 +99,7 @@ export function TagsManagerPage() {
       ) : null}
       {body}
       {asking?.kind === 'delete' ? (
-        <Confirm
+        <ConfirmDialog
           title={`Delete the tag ${asking.tag.name}?`}
           action="Delete tag"
           onCancel={() => setAsking(null)}
@@ -109,10 +110,10 @@ export function TagsManagerPage() {
         >
           It is on {documentCount(countOf(asking.tag))}. The documents stay; only this tag comes off
           them.
-        </Confirm>
+        </ConfirmDialog>
       ) : null}
       {asking?.kind === 'merge' ? (
-        <Confirm
+        <ConfirmDialog
           title={`Merge ${asking.tag.name} into ${asking.into.name}?`}
           action="Merge tags"
           onCancel={() => setAsking(null)}
@@ -123,7 +124,7 @@ export function TagsManagerPage() {
         >
           The {documentCount(countOf(asking.tag))} tagged {asking.tag.name} will be tagged{' '}
           {asking.into.name}, and {asking.tag.name} is deleted.
-        </Confirm>
+        </ConfirmDialog>
       ) : null}
     </section>
   );
@@ -248,42 +249,5 @@ function TagRow(props: {
         </>
       )}
     </li>
-  );
-}
-
-/** A confirmation (the safe choice focused: Enter at once keeps things as they are). */
-function Confirm(props: {
-  title: string;
-  action: string;
-  children: ReactNode;
-  onConfirm(): void;
-  onCancel(): void;
-}) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div className="modal-scrim">
-      <div
-        className="modal small"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') props.onCancel();
-        }}
-      >
-        <h2 id={titleId}>{props.title}</h2>
-        <p>{props.children}</p>
-        <div className="modal-actions">
-          <button ref={cancel} type="button" className="button secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="button primary danger" onClick={props.onConfirm}>
-            {props.action}
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }
