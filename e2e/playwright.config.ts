@@ -21,9 +21,9 @@ const layoutPort = port + 1;
 const layoutDataDir = `${dataDir}-layout`;
 mkdirSync(layoutDataDir, { recursive: true });
 
-/** The app server on `at`, over the database in `dir`. */
+/** The app server on `at`, over the database in `dir`: compiled, as `npm start` runs it. */
 const server = (at: number, dir: string) => ({
-  command: 'npx tsx server/main.ts',
+  command: 'node --enable-source-maps dist-server/main.mjs',
   cwd: root,
   url: `http://127.0.0.1:${at}/api/health`,
   // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
@@ -41,8 +41,8 @@ const server = (at: number, dir: string) => ({
 });
 
 /**
- * Playwright against the built app (`vite build` first; package.json test:e2e does it) and a
- * real server with a temporary database, driving Debian's Chromium.
+ * Playwright against the built app and server (`vite build` and `npm run build:server` first;
+ * package.json test:e2e does both) with a temporary database, driving Debian's Chromium.
  */
 export default defineConfig({
   testDir: '.',

@@ -1,11 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
 import { TOAST_TEXT } from '../../../contract/constants';
 import { shareLinkPath } from '../../../contract/document-files';
 import { SUMMARY_REQUESTED_TOAST, type SummaryStatus } from '../../../contract/extract';
 import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
+import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
 import { COPY_PROMPT, downloadName, DOCUMENT_TEXT } from './document-texts';
 import './document-viewer.css';
@@ -252,55 +253,16 @@ function DeleteButton(props: { doc: ActionDocument; onDeleted: () => void }) {
         Delete
       </button>
       {confirming ? (
-        <ConfirmDelete
-          title={props.doc.title}
+        <ConfirmDialog
+          title={`Delete ${props.doc.title}?`}
+          action="Delete document"
           busy={busy}
           onConfirm={() => void remove()}
           onCancel={() => setConfirming(false)}
-        />
+        >
+          {DOCUMENT_TEXT.deleteExplained}
+        </ConfirmDialog>
       ) : null}
     </>
-  );
-}
-
-function ConfirmDelete(props: {
-  title: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  // The safe choice has the focus: Enter right away keeps the document.
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div className="modal-scrim">
-      <div
-        className="modal small"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') props.onCancel();
-        }}
-      >
-        <h2 id={titleId}>Delete {props.title}?</h2>
-        <p>{DOCUMENT_TEXT.deleteExplained}</p>
-        <div className="modal-actions">
-          <button ref={cancel} type="button" className="button secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button primary danger"
-            disabled={props.busy}
-            aria-busy={props.busy || undefined}
-            onClick={props.onConfirm}
-          >
-            Delete document
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }
