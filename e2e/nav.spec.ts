@@ -1,8 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { API, E2E_PORT, signInAt } from './helpers';
 
-test('the navigation toggle is remembered across a reload (nav_state)', async ({ page }) => {
-  await signIn(page);
+test('the navigation toggle is remembered across a reload (nav_state)', async ({
+  page,
+  request,
+}) => {
+  // A user of its own: the demo user's navigation state is whatever the specs before left it.
+  const account = { email: `nav-${Date.now()}@example.com`, password: 'a-long-password' };
+  const signedUp = await request.post(`${API}/auth/signup`, {
+    data: { name: 'Nav Tester', ...account },
+  });
+  expect(signedUp.status(), await signedUp.text()).toBe(201);
+  await signInAt(page, `http://127.0.0.1:${E2E_PORT}`, account);
   const nav = page.locator('#side-nav');
   await expect(nav).toHaveAttribute('data-state', 'opened');
 

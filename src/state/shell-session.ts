@@ -30,6 +30,11 @@ export function createSession(
   let accountLoad: Promise<void> | null = null;
   /** Set while this tab signs out, so its own logout event is never mistaken for another tab's. */
   let signingOut = false;
+  /**
+   * This tab signed out and has not signed in since: a later logout (a request that was in
+   * flight answered 401, 'session-lost') is old news here, not a reason for the modal.
+   */
+  let signedOutHere = false;
 
   const setSession = (session: SessionState) => {
     const wasSignedIn = $session.value?.status === 'signed-in';
@@ -81,6 +86,7 @@ export function createSession(
   /** The worker's 'session' event. */
   const onSession = (session: SessionState) => {
     setSession(session);
+    if (session.status === 'signed-in') signedOutHere = false;
     // Signed in again (in another tab): the session is back, so the sign-in-required modal
     // has nothing left to ask. Its account may differ: read flags and preferences afresh.
     if (session.status === 'signed-in' && $signInRequired.peek()) {
@@ -94,7 +100,7 @@ export function createSession(
     setSession({ status: 'signed-out' });
     if (event.reason === 'signed-out' && (event.origin_tab === client.tabId || signingOut)) {
       deps.goToSignedOutRoute();
-    } else if (!deps.isOnAuthPath()) {
+    } else if (!deps.isOnAuthPath() && !signedOutHere) {
       $signInRequired.value = true;
     }
   };
@@ -102,10 +108,15 @@ export function createSession(
   /** Sign out here: the worker tells every other tab, which shows the sign-in-required modal. */
   const signOut = async () => {
     signingOut = true;
+    signedOutHere = true;
     try {
       await client.call('auth.signOut', {});
       setSession({ status: 'signed-out' });
       deps.goToSignedOutRoute();
+    } catch (error) {
+      // Still signed in: a later logout is news again.
+      signedOutHere = false;
+      throw error;
     } finally {
       signingOut = false;
     }

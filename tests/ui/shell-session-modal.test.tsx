@@ -75,6 +75,15 @@ describe('sign-in-required modal', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('is not shown in the tab that signed out when a request in flight then finds no session', async () => {
+    const { emit, history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    // A poll sent before the sign-out is answered 401 after it: the worker says the session is lost.
+    emit({ type: 'logout', reason: 'session-lost', origin_tab: null });
+    await waitFor(() => expect(history.location.pathname).toBe('/auth/signin'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('the Sign out button signs out through the worker and shows sign-in', async () => {
     const { calls, history } = await renderShell({ path: '/feeds/home', session: SIGNED_IN });
     fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
