@@ -53,7 +53,9 @@ const IN_PROGRESS = {
 describe.each(STORAGES)('concurrent requests on %s', (storage) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness(storage, { idempotencyWaitMs: 300 });
+    // Long enough for a first sign-up (scrypt, then its transaction) on a busy machine, which
+    // the racing requests wait for; short enough that the "in progress" answers stay quick.
+    h = await createHarness(storage, { idempotencyWaitMs: 3_000 });
   });
   afterAll(async () => {
     await h?.close();

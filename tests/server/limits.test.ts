@@ -10,6 +10,7 @@ type Def = {
   shape?: Record<string, z.ZodType>;
   innerType?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
   element?: z.ZodType;
   keyType?: z.ZodType;
   valueType?: z.ZodType;
@@ -30,7 +31,12 @@ const unbounded = (schema: z.ZodType, path: string): string[] => {
     case 'prefault':
       return unbounded(def.innerType!, path);
     case 'pipe':
-      return unbounded(def.in!, path);
+      // z.preprocess is a transform piped into a schema: the transform bounds the raw value
+      // itself (a note's JSON text is length-checked before it is parsed), the schema after it
+      // bounds what it yields.
+      return defOf(def.in!).type === 'transform'
+        ? unbounded(def.out!, path)
+        : unbounded(def.in!, path);
     case 'union':
       return def.options!.flatMap((o, i) => unbounded(o, `${path}|${i}`));
     case 'string':

@@ -37,6 +37,7 @@ describe('migrations from every domain', () => {
       '0024-document-tags-by-document',
       '0025-notebooks',
       '0026-notes',
+      '0027-people',
     ]);
   });
 
@@ -90,6 +91,7 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0024-document-tags-by-document',
       '0025-notebooks',
       '0026-notes',
+      '0027-people',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

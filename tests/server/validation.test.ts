@@ -73,6 +73,21 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
   createTag: { body: { tag: '   ' }, field: 'tag' },
   deleteTag: { body: { tag_id: 7 }, field: 'tag_id' },
   setDocumentTags: { body: { tags: 'rates' }, field: 'tags' },
+  renameTag: { body: { tag_id: 't1', tag: '   ' }, field: 'tag' },
+  mergeTags: { body: { from: 't1', into: 't1' }, field: 'into' },
+  // Settings, people and notebooks (issue 21).
+  updateProfile: { body: { name: '   ' }, field: 'name' },
+  changePassword: {
+    body: { current_password: '', password: 'long-enough-pw' },
+    field: 'current_password',
+  },
+  signOutEverywhere: { body: { everywhere: true }, field: 'everywhere' },
+  createPerson: { body: { people_name: '' }, field: 'people_name' },
+  editPerson: { body: { priority: 'URGENT' }, field: 'priority' },
+  createNotebook: { body: { name: 42 }, field: 'name' },
+  renameNotebook: { body: { name: 42 }, field: 'name' },
+  createNote: { body: { name: 42 }, field: 'name' },
+  snipNote: { body: { document: 42 }, field: 'document' },
 };
 
 const withBody = (Object.keys(endpoints) as EndpointName[]).filter((n) => 'body' in endpoints[n]);
