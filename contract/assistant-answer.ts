@@ -59,6 +59,13 @@ export const AskQuery = z.object({
     .optional(),
   board_id: id('board_id').optional(),
   channel_id: id('channel_id').optional(),
+  /** One of the user's notebooks: the answer comes from its notes alone (a document scope). */
+  notebook_id: id('notebook_id').optional(),
+  /**
+   * The chat's attachments (contract/assistant-attachments.ts): answered over this uploads
+   * feed's processed documents only; every other scope part is then ignored.
+   */
+  attachments_feed_id: id('attachments_feed_id').optional(),
   /** `search`: answer_type SEARCH, matching results with highlights instead of an answer. */
   mode: AskMode.default('answer'),
 });

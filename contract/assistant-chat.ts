@@ -8,8 +8,9 @@ import { SessionMetadata } from './assistant-sessions';
 
 /** 001 §3 "Chat state" kept by the worker (per user, shared by the tabs). */
 export const ChatState = z.object({
-  searchWithin: z.enum(['all', 'feed', 'document']),
-  /** `home`, a feed or document id, or `{product}_universe` (web search). */
+  /** `notebook`: within one of the user's notebooks (its id in currentFeedOrDocumentId). */
+  searchWithin: z.enum(['all', 'feed', 'document', 'notebook']),
+  /** `home`, a feed, document or notebook id, or `{product}_universe` (web search). */
   currentFeedOrDocumentId: z.string(),
   webSearch: z.boolean(),
   lastActiveSessionId: z.string().nullable(),
@@ -99,6 +100,10 @@ export const AskScope = z.object({
   /** The document's source, for a document scope (its preview links need it). */
   source: id('source').optional(),
   channel_id: id('channel_id').optional(),
+  /** A notebook: asked over its notes alone (AskQuery `notebook_id`). */
+  notebook_id: id('notebook_id').optional(),
   document_ids: z.array(id('document_ids[]')).max(MAX_ASK_DOCUMENTS).optional(),
+  /** The chat's attachments feed: asked over the attached files only. */
+  attachments_feed_id: id('attachments_feed_id').optional(),
 });
 export type AskScope = z.infer<typeof AskScope>;

@@ -50,6 +50,8 @@ export const SessionMetadata = z.object({
   document_id: z.array(z.string()),
   source: z.string().nullable(),
   report_id: z.string().nullable(),
+  /** The session's attachments feed (contract/assistant-attachments.ts); absent: none. */
+  attachments_feed_id: z.string().nullable().optional(),
 });
 export type SessionMetadata = z.infer<typeof SessionMetadata>;
 
@@ -109,7 +111,8 @@ export function sessionTitle(prompt: string): string {
 export const AskSession = SessionSummary.extend({
   state: z.object({
     currentFeedOrDocumentId: z.string(),
-    searchWithin: z.enum(['all', 'feed', 'document']),
+    // As ChatState's (a notebook session is kept as a document scope over its notes).
+    searchWithin: z.enum(['all', 'feed', 'document', 'notebook']),
     messages: z.array(SessionMessage),
     attachments: z.array(z.unknown()),
     attachmentsFeedId: z.string().nullable(),

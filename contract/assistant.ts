@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineDomain, endpoint, id, op } from './define';
 import { AskMode, AskQuery } from './assistant-answer';
+import { ChatAttachment, DetachInput, MAX_CHAT_ATTACHMENTS } from './assistant-attachments';
 import { AskScope, Chat, ChatState } from './assistant-chat';
 import {
   FeedbackBody,
@@ -95,9 +96,13 @@ export const assistant = defineDomain({
         mode: AskMode.default('answer'),
         pro: z.boolean().default(false),
         timezone: z.string().max(64).default('UTC'),
+        /** The attachments sent with the question (shown on its user message). */
+        attachments: z.array(ChatAttachment).max(MAX_CHAT_ATTACHMENTS).optional(),
       }),
       z.object({ sessionId: z.string(), messageId: z.string() }),
     ),
+    /** An attachment taken off before its question is sent leaves its uploads feed. */
+    'ask.detach': op(DetachInput, Ok),
     /** Stop the answer streaming in this session (marks it generatingStopped). */
     'ask.stop': op(z.object({ sessionId: id('sessionId') }), z.object({ stopped: z.boolean() })),
     /** This tab shows the session: answers the chat; 'ask' events follow until unwatch. */

@@ -122,6 +122,8 @@ export const FEED_SORTS = [
   'company_desc',
   'category_asc',
   'category_desc',
+  /** The user's people by priority: documents naming a HIGH person first (server/boards/priority.ts). */
+  'priority',
 ] as const;
 export const FeedSort = z.enum(FEED_SORTS);
 export type FeedSort = z.infer<typeof FeedSort>;
@@ -132,6 +134,7 @@ export const FEED_SORT_LABELS: Record<FeedSort, string> = {
   company_desc: 'Company Z to A',
   category_asc: 'Category A to Z',
   category_desc: 'Category Z to A',
+  priority: 'Priority people first',
 };
 
 /**

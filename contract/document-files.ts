@@ -55,6 +55,23 @@ export const documentFiles = defineDomain({
       z.instanceof(Blob),
       { public: true },
     ),
+    /**
+     * Bytes `start`..`end` (inclusive) of the original file, and the file's size: the PDF
+     * viewer reads by ranges (GET /doc/{source}/download with a Range header, 206). An end past
+     * the file is cut to its last byte; signed out with a public access key.
+     */
+    'docFile.range': op(
+      DocRef.extend({
+        public_access_key: text('public_access_key', 200).optional(),
+        start: z.number().int().min(0),
+        end: z.number().int().min(0),
+      }).refine((r) => r.end >= r.start, {
+        message: 'end must not be before start',
+        path: ['end'],
+      }),
+      z.object({ size: z.number().int().min(0), bytes: z.instanceof(Uint8Array) }),
+      { public: true },
+    ),
     /** A shared document, read with its public access key (signed out too). */
     'docFile.shared': op(
       DocRef.extend({ public_access_key: text('public_access_key', 200) }),

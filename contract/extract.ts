@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineDomain, endpoint, id, text } from './define';
+import { defineDomain, endpoint, id, op, text } from './define';
 
 /**
  * Extraction from a user's uploaded documents (issue 20 item 6; 002 §3-4, §7-8): the tables of
@@ -133,7 +133,10 @@ export const extract = defineDomain({
       summary: "A document's summary: its state and, when ready, its PDF",
     }),
   },
-  ops: {},
+  ops: {
+    /** The tables of a page of one of the user's uploaded PDFs (POST /ml/table-extraction). */
+    'tables.page': op(TableExtractionBody, TableExtractionResult.shape.results),
+  },
   changes: {},
   stores: [],
 });

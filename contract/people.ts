@@ -19,9 +19,9 @@ import { defineDomain, endpoint, id, op, text } from './define';
  *   contact_name? }`) of that source, the person holding it, or null.
  *
  * Every write records a 'person' change; "Contact priority change: applied at once, reverted on
- * error" (002 §4): the worker's edit is optimistic with rollback. The feed has no "priority"
- * view yet (documents carry no sender to match a contact against), so a person's priority does
- * not order a feed.
+ * error" (002 §4): the worker's edit is optimistic with rollback. A person's priority orders
+ * the feed's "priority" view (FeedSort `priority`, server/boards/priority.ts): documents carry no
+ * sender yet, so a document is linked to the people its title or company names.
  */
 
 /** 002 §9: "Priority values: HIGH, MEDIUM, LOW". */

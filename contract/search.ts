@@ -90,7 +90,7 @@ export const TimeZone = text('timezone', 64).refine(isTimeZone, {
 const names = (field: string) =>
   z.array(text(`${field}[]`, LIMITS.name)).max(50, { message: `${field} holds at most 50 values` });
 
-/** Narrowing by facets: tags (document categories until user tags exist), companies, country. */
+/** Narrowing by facets: tags (the user's own tags, by name), companies, country. */
 export const SearchFilter = z
   .object({
     tags: names('filter.tags').optional(),

@@ -141,6 +141,33 @@ export const SourceStatusList = z.object({
   ),
 });
 
+/**
+ * Add to feeds (002 §4, §7 "public source boards"): which of the user's own feeds read a
+ * source. GET /source/public/{id}/boards answers every feed of the user (hidden ones too) with
+ * `selected` when its sources include this one; `reads_all` marks a feed with no sources of its
+ * own (it reads every followed source, so it holds this one whenever it is followed; the picker
+ * shows it checked and fixed). POST with `{ boards }` (designed here: the spec shows the field
+ * only) makes exactly those feeds read the source: it is added to the listed feeds and taken
+ * out of the others. An id that is not one of the user's feeds is a 400 naming it; so is
+ * leaving out a feed that reads every source, or taking a feed's only source away (it would
+ * then read every source). Answers the new state.
+ */
+export const SourceBoard = z.object({
+  board_id: z.string(),
+  board_name: z.string(),
+  selected: z.boolean(),
+  reads_all: z.boolean(),
+});
+export type SourceBoard = z.infer<typeof SourceBoard>;
+export const SourceBoards = z.object({ results: z.array(SourceBoard) });
+export type SourceBoards = z.infer<typeof SourceBoards>;
+export const SourceBoardsBody = z
+  .object({
+    boards: z.array(id('boards[]')).max(500, { message: 'boards holds at most 500 feeds' }),
+  })
+  .strict();
+export type SourceBoardsBody = z.infer<typeof SourceBoardsBody>;
+
 export const sources = defineDomain({
   name: 'sources',
   endpoints: {
@@ -238,6 +265,23 @@ export const sources = defineDomain({
       status: 201,
       summary: 'Add a custom public source (app: rss or website) by address',
     }),
+    sourceBoards: endpoint({
+      method: 'get',
+      path: '/source/public/{id}/boards',
+      auth: true,
+      response: SourceBoards,
+      status: 200,
+      summary: "The user's feeds, each marked when it reads this source (add to feeds)",
+    }),
+    setSourceBoards: endpoint({
+      method: 'post',
+      path: '/source/public/{id}/boards',
+      auth: true,
+      body: SourceBoardsBody,
+      response: SourceBoards,
+      status: 200,
+      summary: 'Make exactly these feeds of the user read this source',
+    }),
     rssTopics: endpoint({
       method: 'get',
       path: '/connect/rssTopics',
@@ -262,6 +306,13 @@ export const sources = defineDomain({
     'sources.followUrl': op(FollowUrlBody, Source),
     'sources.setPriority': op(PriorityBody, PriorityResult),
     'sources.topics': op(Empty, RssTopics),
+    /** The user's feeds for a source's add-to-feeds picker (mirrored, revalidated). */
+    'sources.feeds': op(z.object({ key: sourceKey }), z.array(SourceBoard)),
+    /** Add to feeds: optimistic through the outbox, reverted when the server refuses. */
+    'sources.setFeeds': op(
+      z.object({ key: sourceKey, boards: SourceBoardsBody.shape.boards }),
+      z.array(SourceBoard),
+    ),
   },
   changes: { follow: Source },
   stores: ['sources'],

@@ -114,3 +114,140 @@ test('upload a PDF, view it, share it signed out, revoke it, follow a citation t
     expect(size && size.width > 10 && size.height > 5).toBe(true);
   });
 });
+
+const FIXTURE = (name: string) => resolve(ROOT, 'tests/fixtures/uploads', name);
+const results = (page: Page) =>
+  page.getByRole('list', { name: 'Search results' }).getByRole('article');
+const answers = (page: Page) => page.getByRole('article', { name: 'Answer' });
+
+/** Searches My Data; answers once the results (or their absence) are shown. */
+async function search(page: Page, q: string) {
+  await page.goto(`/search?q=${encodeURIComponent(q)}`);
+  await expect(page.getByText('No search results found.').or(results(page).first())).toBeVisible({
+    timeout: 30_000,
+  });
+}
+
+/** Asks in a new chat of the full-page assistant; answers the answer once it is done. */
+async function askNew(page: Page, question: string) {
+  await page.goto('/ask-needl/full');
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  const composer = page.getByRole('textbox', { name: 'Your question' });
+  await composer.fill(question);
+  await composer.press('Enter');
+  const answer = answers(page).last();
+  await expect(answer.getByRole('button', { name: 'Copy answer' })).toBeVisible({
+    timeout: 60_000,
+  });
+  return answer;
+}
+
+test('four types uploaded, found by search, asked as attachments, summarised, one deleted', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signUp(page);
+
+  await test.step('upload a PDF, a DOCX, an XLSX and a Markdown file; all reach Completed', async () => {
+    await page.goto('/feeds/home/drives');
+    await page
+      .getByLabel('Choose files to upload')
+      .setInputFiles(
+        ['nike-10k-item1.pdf', 'footnotes.docx', 'nike-segments.xlsx', 'nike-markets.md'].map(
+          FIXTURE,
+        ),
+      );
+    const stored = page.getByRole('list', { name: 'Uploaded documents' }).getByRole('listitem');
+    await expect(stored.filter({ hasText: 'Completed' })).toHaveCount(4, { timeout: 90_000 });
+  });
+
+  await test.step('a sentence of each is found by search', async () => {
+    // Each document by its title: the PDF's and the XLSX's from their properties, the
+    // Markdown's from its first heading, the DOCX (no title of its own) by its file name.
+    const sentences: Array<[string, string]> = [
+      ['principal materials used in our footwear products', 'NIKE, Inc. Form 10-K 2023, Item 1'],
+      ['A tachyon walks into a bar', 'footnotes.docx'],
+      ['Global Brand Divisions', 'NIKE revenues by segment'],
+      ['Converse sales accounted for approximately 57%', 'NIKE international markets'],
+    ];
+    for (const [q, title] of sentences) {
+      await search(page, q);
+      await expect(results(page).and(page.getByRole('article', { name: title }))).toHaveCount(1);
+    }
+  });
+
+  await test.step('attached to the assistant, a file answers the question alone', async () => {
+    await page.goto('/ask-needl/full');
+    await page.getByRole('button', { name: 'New chat', exact: true }).click();
+    const attach = page.getByRole('button', { name: 'Attach' });
+    // Enabled once the upload settings are read.
+    await expect(attach).toBeEnabled({ timeout: 30_000 });
+    await page.getByLabel('Choose files to attach').setInputFiles(FIXTURE('nike-segments.xlsx'));
+    const attached = page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    await expect(attached).toHaveCount(1);
+    await expect(attached).toContainText('nike-segme…');
+    const composer = page.getByRole('textbox', { name: 'Your question' });
+    await composer.fill('What were Greater China revenues in fiscal 2023?');
+    // Sending waits for the attachment to be processed (the worker's poll: 5 s, then 10 s).
+    await expect(attached).toContainText('Completed', { timeout: 60_000 });
+    const send = page.getByRole('button', { name: 'Send' });
+    await expect(send).toBeEnabled();
+    await send.click();
+    // Sent: the composer's attachments are emptied; the answer reads the attached sheet only.
+    await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+    const answer = answers(page).last();
+    await expect(answer.getByRole('button', { name: 'Copy answer' })).toBeVisible({
+      timeout: 60_000,
+    });
+    // Searched over the attached sheet alone.
+    await expect(answer).toContainText('Searching “nike-segments.xlsx”');
+    await expect(answer).toContainText('Read 1 passage from 1 document');
+  });
+
+  await test.step('summarise the PDF and get the notification', async () => {
+    await page.goto('/feeds/home/drives');
+    await page
+      .getByRole('list', { name: 'Uploaded documents' })
+      .getByRole('link', { name: 'nike-10k-i…' })
+      .click();
+    await expect(page).toHaveURL(/\/preview\//);
+    const title = (await page.locator('.preview-title').innerText()).trim();
+    await page.getByRole('button', { name: 'Summarize' }).click();
+    await expect(
+      page.getByText(
+        'Your summary is currently being generated, and we will notify you once it is complete.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'View Summary' })).toBeVisible({
+      timeout: 60_000,
+    });
+    await page.goto('/notifications');
+    await expect(page.getByText(`Summary ready: ${title}`)).toBeVisible({ timeout: 30_000 });
+  });
+
+  await test.step('delete the DOCX: gone from search and from the assistant', async () => {
+    const before = await askNew(page, 'What walks into a bar?');
+    await expect(before).toContainText('tachyon');
+
+    await page.goto('/feeds/home/drives');
+    await page
+      .getByRole('list', { name: 'Uploaded documents' })
+      .getByRole('link', { name: 'footnotes.…' })
+      .click();
+    await expect(page).toHaveURL(/\/preview\//);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete document' }).click();
+    // Back in the drive, the file is no longer listed.
+    await expect(page).toHaveURL(/\/feeds\/home\/drives/);
+    await expect(
+      page
+        .getByRole('list', { name: 'Uploaded documents' })
+        .getByRole('link', { name: 'footnotes.…' }),
+    ).toHaveCount(0);
+
+    await search(page, 'A tachyon walks into a bar');
+    await expect(results(page).filter({ hasText: /tachyon/i })).toHaveCount(0);
+    const after = await askNew(page, 'What walks into a bar?');
+    await expect(after).not.toContainText('tachyon');
+  });
+});

@@ -1,43 +1,58 @@
 #!/usr/bin/env node
-// `npm test`: in a first wave, typecheck then lint beside the build and Playwright (one
-// browser, one server: it leaves the other core to tsc and ESLint); then vitest alone (its
-// projects side by side in one pool of two workers, vitest.config.ts), whose timing-sensitive
-// server suites want the machine to themselves. Runs every wave even after a failure, and
-// prints the time of each step and of each vitest project at the end, pass or fail, then what
-// each failed step said about its failures (a CI log is often read from its tail).
+// `npm test`, on 2 cores. First wave, two lanes: typecheck, lint, then the vitest projects that
+// do not start servers against a clock (contract, worker, ui: one vitest worker), beside the
+// build and Playwright (one browser, one server: about one core). Second wave: the server
+// project alone, two vitest workers, as its timing-sensitive suites want the machine to
+// themselves. Runs every step even after a failure, and prints the time of each step and of
+// each vitest project at the end, pass or fail, then what each failed step said about its
+// failures (a CI log is often read from its tail).
 //
 //   node scripts/test.mjs            every step
-//   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e)
+//   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e; unit is
+//                                    unit-light and unit-server, which can be named alone too)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const timesDir = mkdtempSync(join(tmpdir(), 'needl-test-times-'));
-const projectTimesFile = join(timesDir, 'projects.json');
+
+/** A vitest run of `projects`, writing their times (scripts/vitest-project-times.ts) to `file`. */
+const vitest = (projects, file, extra = []) => ({
+  cmd: 'npx',
+  args: [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    ...extra,
+    '--reporter=default',
+    '--reporter=./scripts/vitest-project-times.ts',
+  ],
+  env: { VITEST_PROJECT_TIMES: join(timesDir, file) },
+  times: join(timesDir, file),
+});
 
 const STEPS = {
   typecheck: { cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
   lint: { cmd: 'npm', args: ['run', '--silent', 'lint'] },
   e2e: { cmd: 'npm', args: ['run', '--silent', 'test:e2e'] },
-  unit: {
-    cmd: 'npx',
-    args: ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-project-times.ts'],
-    env: { VITEST_PROJECT_TIMES: projectTimesFile },
-  },
+  // Beside Playwright: one vitest worker, so the browser and its server keep a core.
+  'unit-light': vitest(['contract', 'worker', 'ui'], 'light.json', ['--maxWorkers=1']),
+  'unit-server': vitest(['server'], 'server.json'),
 };
+const ALIASES = { unit: ['unit-light', 'unit-server'] };
 
 /** Waves run one after the other; a wave's lanes side by side; a lane's steps in order. */
-const WAVES = [[['typecheck', 'lint'], ['e2e']], [['unit']]];
+const WAVES = [[['typecheck', 'lint', 'unit-light'], ['e2e']], [['unit-server']]];
 
-const only = process.argv.slice(2);
-const known = Object.keys(STEPS);
-for (const name of only) {
+const known = [...Object.keys(STEPS), ...Object.keys(ALIASES)];
+for (const name of process.argv.slice(2)) {
   if (!known.includes(name)) {
     console.error(`test: unknown step "${name}" (steps: ${known.join(', ')})`);
     process.exit(2);
   }
 }
+const only = process.argv.slice(2).flatMap((name) => ALIASES[name] ?? [name]);
 
 const run = (name) =>
   new Promise((resolve) => {
@@ -67,14 +82,10 @@ const run = (name) =>
     );
   });
 
-/** A lane's steps in order, up to the first that fails. */
+/** A lane's steps in order, each even after one before it failed. */
 const runLane = async (lane) => {
   const done = [];
-  for (const name of lane) {
-    const result = await run(name);
-    done.push(result);
-    if (!result.ok) break;
-  }
+  for (const name of lane) done.push(await run(name));
   return done;
 };
 
@@ -114,12 +125,12 @@ for (const wave of WAVES) {
   if (done.some((r) => !r.ok)) failed = true;
 }
 
-console.log('\nTimes (typecheck and lint ran beside e2e, then unit alone):');
+console.log('\nTimes (typecheck, lint and unit-light ran beside e2e, then unit-server alone):');
 for (const r of results) {
   console.log(`  ${r.name.padEnd(22)}${seconds(r.ms)}${r.ok ? '' : `  FAILED (${r.code})`}`);
-  if (r.name !== 'unit') continue;
+  if (!STEPS[r.name].times) continue;
   try {
-    const projects = JSON.parse(readFileSync(projectTimesFile, 'utf8'));
+    const projects = JSON.parse(readFileSync(STEPS[r.name].times, 'utf8'));
     for (const [name, p] of Object.entries(projects).sort()) {
       const label = `    ${name} (${p.files} files, ${p.tests} tests)`;
       console.log(

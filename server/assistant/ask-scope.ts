@@ -5,6 +5,8 @@ import {
   type SessionType,
 } from '../../contract/assistant';
 import { ownBoard } from '../boards';
+import { attachedTarget } from './attachments';
+import { notebookTarget } from './notebook-scope';
 import type { Db } from '../db/schema';
 import { visibleDocuments } from '../documents';
 import { ApiError } from '../errors';
@@ -45,6 +47,16 @@ export async function resolveTarget(db: Db, viewer: Viewer, q: AskQuery): Promis
     report_id: null,
     ...extra,
   });
+  // Attachments (assistant-attachments): their files only, whatever else the query names.
+  if (q.attachments_feed_id !== undefined) {
+    const { type: _t, document_id: _d, ...rest } = meta('document');
+    return attachedTarget(db, viewer, q.attachments_feed_id, rest);
+  }
+  // A notebook: its notes only (notebook-scope.ts).
+  if (q.notebook_id !== undefined) {
+    const { type: _t, document_id: _d, ...rest } = meta('document');
+    return notebookTarget(db, viewer, q.notebook_id, rest);
+  }
   const ids = [...new Set(q.document_id ?? [])];
   const type = scopeType({ ...q, document_id: ids }, product);
   if (type === 'document') {

@@ -25,3 +25,6 @@ export const assistantDomain = defineServerDomain({
   migrations: assistantMigrations,
   seed: seedAssistant,
 });
+
+// What other folders may import (eslint.config.js: only through this file).
+export { registerNotebookScope } from './notebook-scope';

@@ -114,6 +114,19 @@ const subsequence = (token: string, key: string) => {
   return true;
 };
 
+/**
+ * Whether capitals are the initials of a name of more words and at most one more letter (PANW:
+ * Palo Alto Networks; WDC: Western Digital), or spell the rest from its last word. A word that merely starts with two initials is no
+ * ticker of them: NIKE is not Narmada Infrastructure ("ke" is not in "infrastructure").
+ */
+const initialsTicker = (token: string, words: string[]) => {
+  const initials = words.map((w) => w[0]).join('');
+  if (!token.startsWith(initials)) return false;
+  const last = words[words.length - 1]!;
+  const rest = token.slice(initials.length);
+  return rest.length <= 1 || subsequence(rest, last.slice(1));
+};
+
 /** Short capitals that are finance words, never a ticker. */
 const ACRONYMS = new Set(
   `ceo cfo coo cto cio gaap ebitda ebit eps roic roe roa roi capex opex fx usd eur gbp jpy cny
@@ -182,7 +195,7 @@ async function namedEntities(
       const words = c.key.split(' ');
       return words.length === 1
         ? subsequence(t.lower.slice(1), c.key.slice(1))
-        : t.lower.startsWith(words.map((w) => w[0]).join('')); // PANW: Palo Alto Networks
+        : initialsTicker(t.lower, words); // PANW: Palo Alto Networks
     });
     if (candidates.length !== 1) continue;
     used.add(i);

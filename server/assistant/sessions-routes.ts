@@ -11,6 +11,7 @@ import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
 import { routesFor } from '../http/define';
 import { recordChange } from '../sync';
+import { sessionAttachments } from './attachments';
 import { suggestions } from './messaging';
 import { searchSessions } from './session-search';
 import {
@@ -61,8 +62,8 @@ async function sessionOf(
     state: {
       ...chatScopeOf(metadata, product),
       messages,
-      attachments: [],
-      attachmentsFeedId: null,
+      attachments: await sessionAttachments(db, row.user_id, metadata.attachments_feed_id),
+      attachmentsFeedId: metadata.attachments_feed_id ?? null,
       metadata,
       settings: JSON.parse(row.settings) as Record<string, unknown>,
     },

@@ -3,6 +3,7 @@ import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../contract/boards
 import type { Db } from '../db/schema';
 import { CARD_COLUMNS, toCard, type CardRow } from '../documents';
 import { feedSeq } from './feed-entries';
+import { priorityRank } from './priority';
 import { ApiError } from '../errors';
 
 /**
@@ -12,14 +13,15 @@ import { ApiError } from '../errors';
  * changed since, in entry order, removed entries included.
  */
 
-type Feed = { feedId: string; boardId: string; version: number };
+/** `userId`: whose people the priority view ranks by (priority.ts). */
+type Feed = { feedId: string; boardId: string; version: number; userId: string };
 
 const badCursor = () =>
   new ApiError(400, 'bad_request', 'before: must be the next cursor of a previous page', [
     { path: 'before', message: 'must be the next cursor of a previous page' },
   ]);
 
-/** "unix:id" (keyset, latest and oldest sorts) or "@offset" (company and category sorts). */
+/** "unix:id" (keyset, latest and oldest sorts) or "@offset" (company, category, priority). */
 function parseBefore(before: string): { unix: number; id: string } | { offset: number } {
   const keyset = /^(\d{1,12}):(.{1,128})$/.exec(before);
   if (keyset) return { unix: Number(keyset[1]), id: keyset[2] };
@@ -99,7 +101,9 @@ async function sortedPage(db: Db, feed: Feed, query: BoardDocsQuery) {
       ]),
     );
   }
-  if (!byTime) {
+  if (query.sort === 'priority') {
+    q = q.orderBy(priorityRank(feed.userId));
+  } else if (!byTime) {
     const column = query.sort.startsWith('company') ? sql.ref('e.company') : sql.ref('e.category');
     const dir = query.sort.endsWith('_desc') ? sql`desc` : sql`asc`;
     // Documents without one go last either way.

@@ -29,4 +29,4 @@ export {
   upsertEntries,
 } from './feed-entries';
 export { tabInfos } from './metadata';
-export { ownBoard, resolveFeed } from './queries';
+export { editBoard, listBoards, ownBoard, resolveFeed, toBoard } from './queries';

@@ -116,9 +116,10 @@ export const registerBoardRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => 
     );
   });
 
-  on('boardDocs', async (c, { params, query, auth }) =>
-    feedPage(c.var.db, await resolveFeed(c.var.db, auth.user.id, params.id), query),
-  );
+  on('boardDocs', async (c, { params, query, auth }) => {
+    const feed = await resolveFeed(c.var.db, auth.user.id, params.id);
+    return feedPage(c.var.db, { ...feed, userId: auth.user.id }, query);
+  });
 
   /** The sources a feed reads: its own ∩ what the user follows (home: all followed). */
   const feedSources = async (db: Db, userId: string, id: string) => {

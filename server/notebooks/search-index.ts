@@ -21,7 +21,7 @@ import { iso } from '../time';
  */
 
 export const notesSourceKey = (product: string, userId: string) => `${product}_notebooks_${userId}`;
-const dedupeKey = (noteId: string) => `note:${noteId}`;
+export const dedupeKey = (noteId: string) => `note:${noteId}`;
 
 /** The user's notes source, made on first use (never followed: no home feed entries). */
 async function notesSource(db: Db, product: string, userId: string, now: number) {

@@ -1,3 +1,4 @@
+import { BOOKMARK_TAG_ID } from '../../contract/tags';
 import type { Db } from '../db/schema';
 import type { EngineFilter, SearchExpr, SearchScope } from './engine';
 import type { Fused, FusedOf, Matcher } from './matcher';
@@ -6,7 +7,7 @@ import { windowOf, windowScale } from './windows';
 import { checkCandidates, type Candidate } from './scope-sql';
 
 /**
- * Top values of a facet (tags, companies) over a search's answers: counted over every answer
+ * Top values of a facet (the viewer's own tags, companies) over a search's answers: counted over every answer
  * when there are at most FACET_EXACT, else over the newest window holding about FACET_SAMPLE
  * matches and scaled to the whole index (an estimate, like the planner's counts). Names group
  * without case; the first spelling met is the one shown.
@@ -61,12 +62,18 @@ export async function facetOf(
   if (facet === 'companies') {
     for (const r of rows) add(r.company);
   } else {
-    const seqs = rows.map((r) => r.seq);
-    for (let i = 0; i < seqs.length; i += TAG_CHUNK) {
+    // The viewer's own tags on the answers (not the bookmark, which is not a tag to them).
+    const ids = rows.map((r) => r.document_id);
+    for (let i = 0; i < ids.length; i += TAG_CHUNK) {
       const tags = await db
-        .selectFrom('search_tags')
-        .select('tag')
-        .where('seq', 'in', seqs.slice(i, i + TAG_CHUNK))
+        .selectFrom('document_tags as dt')
+        .innerJoin('user_tags as ut', (j) =>
+          j.onRef('ut.user_id', '=', 'dt.user_id').onRef('ut.id', '=', 'dt.tag_id'),
+        )
+        .select('ut.name as tag')
+        .where('dt.user_id', '=', q.scope.viewerId)
+        .where('dt.tag_id', '!=', BOOKMARK_TAG_ID)
+        .where('dt.document_id', 'in', ids.slice(i, i + TAG_CHUNK))
         .execute();
       for (const t of tags) add(t.tag);
     }

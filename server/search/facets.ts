@@ -7,8 +7,9 @@ import { foldWord } from './highlight';
 
 /**
  * POST /search/tags and /search/exchanges (002 §7): facet values over the documents in scope
- * that match the query (all of them without one). Tags are documents' categories until user
- * tags exist (a later issue adds them here).
+ * that match the query (all of them without one). Tags are the user's own tags (the tags
+ * domain's user_tags on their documents, the bookmark left out); filtering by them is
+ * scope-sql.ts `filterCond`.
  */
 
 /** Values answered at most. */

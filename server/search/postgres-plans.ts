@@ -50,7 +50,7 @@ export function postgresFused(db: Db, q: Query): Fused {
   // ts_rank scores a negated word as a miss: relevance is of what the query asks to find.
   const rank = wanted ? sql`ts_rank(m.tsv, ${tsquery(wanted)})` : sql`0`;
   const matched = match ?? sql`1 = 1`;
-  const inScope = sql`${guard(q.scope.viewerId)} AND ${scopeCond(db, q.scope)} AND ${filterCond(q)}`;
+  const inScope = sql`${guard(q.scope.viewerId)} AND ${scopeCond(db, q.scope)} AND ${filterCond(q, q.scope.viewerId)}`;
   return {
     async answers(lo, scored) {
       const { rows } = await sql<Row>`SELECT ${COLUMNS}, ${scored ? rank : sql`NULL`} AS s

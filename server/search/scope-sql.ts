@@ -48,8 +48,12 @@ export function scopeCond(db: Db, scope: SearchScope): Cond {
 
 const lowered = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()))];
 
-/** The filters but the tab (tab counts are taken over the other tabs too). */
-export function filterCond(f: EngineFilter): Cond {
+/**
+ * The filters but the tab (tab counts are taken over the other tabs too). `tags` are the
+ * viewer's own tags (user_tags by name, any case): a document passes when the viewer gave it one
+ * of them; nobody else's tags are read.
+ */
+export function filterCond(f: EngineFilter, viewerId: string): Cond {
   const conds: Cond[] = [];
   if (f.from !== null) conds.push(sql<SqlBool>`m.unix >= ${f.from}`);
   if (f.to !== null) conds.push(sql<SqlBool>`m.unix <= ${f.to}`);
@@ -62,8 +66,10 @@ export function filterCond(f: EngineFilter): Cond {
     const names = lowered(f.tags);
     conds.push(
       names.length
-        ? sql<SqlBool>`EXISTS (SELECT 1 FROM search_tags t WHERE t.seq = m.seq
-            AND lower(t.tag) IN (${sql.join(names)}))`
+        ? sql<SqlBool>`EXISTS (SELECT 1 FROM document_tags dt
+            JOIN user_tags ut ON ut.user_id = dt.user_id AND ut.id = dt.tag_id
+            WHERE dt.user_id = ${viewerId} AND dt.document_id = m.document_id
+            AND ut.name_key IN (${sql.join(names)}))`
         : FALSE,
     );
   }
@@ -102,7 +108,7 @@ export async function checkCandidates(
   // Each candidate is one primary-key lookup: SQLite must not read a source's documents by
   // the source index instead (a scope of many sources would have it read them all).
   const table = isSqlite(db) ? sql`search_meta m NOT INDEXED` : sql`search_meta m`;
-  const cond = sql`${guard(scope.viewerId)} AND ${scopeCond(db, scope)} AND ${filterCond(f)}`;
+  const cond = sql`${guard(scope.viewerId)} AND ${scopeCond(db, scope)} AND ${filterCond(f, scope.viewerId)}`;
   const out: Candidate[] = [];
   for (let i = 0; i < seqs.length; i += CHECK_CHUNK) {
     const { rows } = await sql<Candidate>`

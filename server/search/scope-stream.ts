@@ -42,7 +42,7 @@ export function streamQuery(
   limit: number,
   hit?: RawBuilder<unknown>,
 ): RawBuilder<StreamRow & { hit?: boolean }> | null {
-  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f)} AND ${tabCond(f)}`;
+  const checks = sql`${guard(scope.viewerId)} AND ${filterCond(f, scope.viewerId)} AND ${tabCond(f)}`;
   const columns = sql`m.seq, m.unix, m.document_id, m.tab${hit ? sql`, ${hit} AS hit` : sql``}`;
   const arms: RawBuilder<unknown>[] = [];
   const fromMeta = (where: RawBuilder<unknown>) => {

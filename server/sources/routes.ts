@@ -13,6 +13,7 @@ import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
 import { routesFor } from '../http/define';
 import { limitEndpoints } from '../http/user-limits';
+import { setSourceBoards, sourceBoards } from './add-to-feeds';
 import { categoriesOf } from './categories';
 import { checkedUrl, followProbed, ownSourceAt, probe } from './connect-url';
 import { followSource, setPriority, unfollowSource } from './follow';
@@ -137,6 +138,26 @@ export const registerSourceRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =>
       throw new ApiError(400, 'bad_request', message, [{ path: 'app', message }]);
     }
     return followAddress(c, auth.user.id, body);
+  });
+
+  // Add to feeds: the user's own feeds only (boards are read and edited by user id).
+  const visibleSource = async (db: Db, userId: string, key: string) => {
+    const row = await findVisible(db, userId, key);
+    if (!row) throw notFound(`no such source: ${key}`);
+    return row;
+  };
+
+  on('sourceBoards', async (c, { params, auth }) => {
+    const source = await visibleSource(c.var.db, auth.user.id, params.id);
+    return { results: await sourceBoards(c.var.db, auth.user.id, source.id, deps.now()) };
+  });
+
+  on('setSourceBoards', async (c, { params, body, auth }) => {
+    const source = await visibleSource(c.var.db, auth.user.id, params.id);
+    const results = await transact(c, (db) =>
+      setSourceBoards(db, auth.user.id, source.id, body, deps.now()),
+    );
+    return { results };
   });
 
   on('rssTopics', async (c, { auth }) => {

@@ -157,7 +157,10 @@ export function writePdf(doc: { title?: string; blocks: PdfBlock[] }): Uint8Arra
   });
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id++) {
+  // The page dictionaries together, before the contents: a reader by ranges (the PDF viewer)
+  // walks the page tree in a chunk or two, not through the whole file.
+  const order = [1, 2, 3, 4, 5, ...pageIds, ...pageIds.map((id) => id + 1)];
+  for (const id of order) {
     offsets[id] = out.length;
     out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
   }

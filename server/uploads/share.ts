@@ -12,6 +12,7 @@ import { ApiError, validationError } from '../errors';
 import { requireAuth } from '../http/define';
 import { iso } from '../time';
 import { noStorage, uploadDepsOf } from './context';
+import { parseRange } from './range';
 import './tables';
 
 /**
@@ -23,7 +24,8 @@ import './tables';
  * - `public_access_key` (signed out or in): the shared document, as GET /doc/{source}
  *   answers it, while the key is live; a revoked or unknown key is 404.
  * GET /doc/{source}/download streams an uploaded document's original file to its owner, or to
- * anyone with a live key, with Content-Disposition: attachment.
+ * anyone with a live key, with Content-Disposition: attachment; one byte range of it with a
+ * Range header (206, range.ts), so the PDF viewer reads only the pages it shows.
  */
 
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -133,20 +135,35 @@ export const registerDownload = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
     if (!file) throw notFound(query.deeplink);
     const head = await u.storage.head(file.key);
     if (!head) throw new ApiError(404, 'not_found', `the file of ${query.deeplink} is missing`);
-    const stream = await u.storage.get(file.key);
+    const asked = parseRange(c.req.header('range'), head.size);
+    const headers: Record<string, string> = {
+      'content-type': file.mime_type,
+      'content-disposition': contentDisposition(file.name),
+      'accept-ranges': 'bytes',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    if (asked.kind === 'unsatisfiable') {
+      return new Response(null, {
+        status: 416,
+        headers: { ...headers, 'content-range': `bytes */${head.size}` },
+      });
+    }
+    const range = asked.kind === 'range' ? asked.range : undefined;
+    const stream = await u.storage.get(file.key, range);
     return new Response(
       // A Node stream as the web body: read as the client reads, never whole.
       Readable.toWeb(stream) as unknown as ReadableStream,
-      {
-        status: 200,
-        headers: {
-          'content-type': file.mime_type,
-          'content-length': String(head.size),
-          'content-disposition': contentDisposition(file.name),
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        },
-      },
+      range
+        ? {
+            status: 206,
+            headers: {
+              ...headers,
+              'content-length': String(range.end - range.start + 1),
+              'content-range': `bytes ${range.start}-${range.end}/${head.size}`,
+            },
+          }
+        : { status: 200, headers: { ...headers, 'content-length': String(head.size) } },
     );
   });
 };

@@ -59,6 +59,8 @@ function builtPatterns(product: string): Set<string> {
     r.notebooks,
     ...NOTEBOOK_PATTERNS,
     notePreviewPattern(product),
+    r.document,
+    r.image,
   ]);
 }
 

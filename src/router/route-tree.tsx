@@ -60,6 +60,8 @@ export type LazyScreens = {
   notebook: Screen;
   notePreview: Screen;
   sharedDocument: Screen;
+  documentViewer: Screen;
+  imageViewer: Screen;
 };
 
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
@@ -270,6 +272,13 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
       path: notePreviewPattern(product),
       component: screens.notePreview,
     }),
+    // The /document and /image viewers (features/uploads).
+    createRoute({
+      getParentRoute: () => appLayout,
+      path: r.document,
+      component: screens.documentViewer,
+    }),
+    createRoute({ getParentRoute: () => appLayout, path: r.image, component: screens.imageViewer }),
     // Marked placeholders: the navigation shows no entry that leads to one (layout/built-routes).
     ...placeholderPatterns(product).map((path) =>
       createRoute({

@@ -71,5 +71,11 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     sharedDocument: lazyPage(() =>
       import('../features/uploads/shared-document-page').then((m) => m.SharedDocumentPage),
     ),
+    documentViewer: lazyPage(() =>
+      import('../features/uploads/viewer-page').then((m) => m.DocumentViewerPage),
+    ),
+    imageViewer: lazyPage(() =>
+      import('../features/uploads/viewer-page').then((m) => m.ImageViewerPage),
+    ),
   };
 }

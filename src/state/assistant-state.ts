@@ -1,6 +1,8 @@
 import { batch, signal } from '@preact/signals-react';
 import { DEFAULT_CHAT_STATE, type AskMode, type AskScope } from '../../contract/assistant';
 import type { WorkspaceClient } from '../workspace-client';
+import type { ChatAttachment } from '../../contract/assistant-attachments';
+import { createAttachments } from './assistant-attachments';
 import { createChatStateStore } from './assistant-chat-state';
 import { createChatWatch, type PendingQuestion } from './assistant-watch';
 
@@ -26,6 +28,7 @@ export function createAssistantState(deps: AssistantStateDeps) {
   const chat = createChatWatch(client, $pending);
   const chatState = createChatStateStore(client);
   client.onEvent(chat.handle);
+  const attachments = createAttachments(client);
   /** Screens showing the chat now. */
   let views = 0;
 
@@ -33,6 +36,7 @@ export function createAssistantState(deps: AssistantStateDeps) {
   const open = (sessionId: string | null) => {
     if (sessionId === $sessionId.peek()) return;
     chat.unwatch();
+    attachments.clear();
     batch(() => {
       $sessionId.value = sessionId;
       chat.$chat.value = null;
@@ -56,7 +60,13 @@ export function createAssistantState(deps: AssistantStateDeps) {
   };
 
   /** Asks in the active chat (a new session when there is none); resolves with its id. */
-  const send = async (input: { prompt: string; mode: AskMode; pro: boolean; scope: AskScope }) => {
+  const send = async (input: {
+    prompt: string;
+    mode: AskMode;
+    pro: boolean;
+    scope: AskScope;
+    attachments?: ChatAttachment[];
+  }) => {
     const sessionId = $sessionId.peek();
     $pending.value = { prompt: input.prompt, failed: false };
     try {
@@ -92,6 +102,8 @@ export function createAssistantState(deps: AssistantStateDeps) {
     $chatState: chatState.$chatState,
     $chatStateReady: chatState.$chatStateReady,
     $pending,
+    /** The files attached to the next question (assistant-attachments.ts). */
+    attachments,
     /** Loading the active session's messages failed. */
     $openFailed: chat.$openFailed,
     handle: chat.handle,
@@ -102,9 +114,13 @@ export function createAssistantState(deps: AssistantStateDeps) {
     send,
     stop,
     /** Clearing (001 §4.6) empties the chat and forgets its session; the scope stays. */
-    clear: () => open(null),
+    clear: () => {
+      attachments.clear();
+      open(null);
+    },
     /** New chat (001 §4.7): empty, back to all data (the home feed), no last session. */
     newChat: () => {
+      attachments.clear();
       open(null);
       const { report: _kept, ...fresh } = DEFAULT_CHAT_STATE;
       void chatState.setChatState(fresh);

@@ -22,7 +22,8 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
 });
 afterAll(async () => {
-  process.env.FETCH_ALLOW_PRIVATE = env;
+  if (env === undefined) delete process.env.FETCH_ALLOW_PRIVATE;
+  else process.env.FETCH_ALLOW_PRIVATE = env;
   await fixtures.close();
 });
 

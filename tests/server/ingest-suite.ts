@@ -77,7 +77,8 @@ export const ingestSuite = (storage: Storage) => {
     });
   });
   afterAll(async () => {
-    process.env.FETCH_ALLOW_PRIVATE = env;
+    if (env === undefined) delete process.env.FETCH_ALLOW_PRIVATE;
+    else process.env.FETCH_ALLOW_PRIVATE = env;
     await s.runner?.stop();
     await s.h?.close();
     await s.server?.close();

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORAGES, type Harness } from './harness';
-import { NEWEST_FIRST, search, titlesOf, useSearchFixture } from './search-api-fixture';
+import { newUser } from './documents-helpers';
+import {
+  followSearchFixture,
+  NEWEST_FIRST,
+  search,
+  titlesOf,
+  useSearchFixture,
+} from './search-api-fixture';
 
 const tab = (key: string, label: string, data: number, icon: string) => ({
   key,
@@ -176,13 +183,50 @@ describe.each(STORAGES)('search calls on %s', (storage) => {
     ]);
   });
 
+  /**
+   * The user's own tags (issue 21): Rates on the RBI and Fed stories (the RBI one bookmarked
+   * too), Banking and Steel on one each; another user's Secret tag on the RBI story. Made once.
+   */
+  let tagged: Promise<void> | null = null;
+  const tagFixture = () =>
+    (tagged ??= (async () => {
+      const all = await search(h, token, { sort: 'latest', num_docs: 100 });
+      const deeplinkOf = (title: string) =>
+        (all.body.results as Array<{ title_label: string; deeplink: string }>).find(
+          (r) => r.title_label === title,
+        )!.deeplink;
+      const tag = async (who: string, title: string, ids: string[], names: string[]) => {
+        const res = await h.call('POST', `/tag/${deeplinkOf(title)}`, {
+          token: who,
+          body: { tags: ids, create: ids.map((id, i) => ({ id, tag: names[i] })) },
+        });
+        expect(res.status).toBe(200);
+      };
+      await tag(
+        token,
+        'RBI holds repo rate at 6.50%',
+        ['t-rates', 'bookmark'],
+        ['Rates', 'needl_internal_bookmark'],
+      );
+      await tag(token, 'Fed leaves rates unchanged', ['t-rates'], ['Rates']);
+      await tag(token, 'Deccan Bank Q3 profit rises 12%', ['t-banking'], ['Banking']);
+      await tag(token, 'Aravalli Steel Industries Ltd - Credit Rating', ['t-steel'], ['Steel']);
+      const other = await newUser(h, 'Bob Other');
+      await followSearchFixture(h, other.token);
+      await tag(other.token, 'RBI holds repo rate at 6.50%', ['t-secret'], ['Secret']);
+    })());
+
   it('filters by tags, companies and exchange country', async () => {
+    await tagFixture();
     const titles = async (filter: object) =>
       titlesOf(await search(h, token, { sort: 'latest', filter }));
-    expect(await titles({ tags: ['Monetary Policy'] })).toEqual([
+    // The user's own tags, by name in any case; another user's tag narrows to nothing.
+    expect(await titles({ tags: ['rates'] })).toEqual([
       'RBI holds repo rate at 6.50%',
       'Fed leaves rates unchanged',
     ]);
+    expect(await titles({ tags: ['Secret'] })).toEqual([]);
+    expect(await titles({ tags: ['Monetary Policy'] })).toEqual([]);
     expect(await titles({ companies: ['deccan commercial bank ltd'] })).toEqual([
       'Deccan Commercial Bank Ltd - Outcome of Board Meeting',
       'Deccan Bank Q3 profit rises 12%',
@@ -196,7 +240,8 @@ describe.each(STORAGES)('search calls on %s', (storage) => {
     ]);
   });
 
-  it('answers tag facets: categories, narrowed by contains, sorted by count or name', async () => {
+  it("answers tag facets: the user's own tags, narrowed by contains, sorted by count or name", async () => {
+    await tagFixture();
     const tags = async (body: object) => {
       const res = await h.call('POST', '/search/tags', {
         token,
@@ -206,26 +251,15 @@ describe.each(STORAGES)('search calls on %s', (storage) => {
       return res.body.facets.tags;
     };
     expect(await tags({})).toEqual([
-      { key: 'Monetary Policy', count: 2 },
-      { key: '10-K', count: 1 },
-      { key: 'Board Meeting', count: 1 },
-      { key: 'Commodities', count: 1 },
-      { key: 'Credit Rating', count: 1 },
-      { key: 'Earnings', count: 1 },
-      { key: 'Inflation', count: 1 },
-      { key: 'Macro', count: 1 },
+      { key: 'Rates', count: 2 },
+      { key: 'Banking', count: 1 },
+      { key: 'Steel', count: 1 },
     ]);
-    expect(await tags({ filter: 'IN', sort: 'name' })).toEqual([
-      { key: 'Board Meeting', count: 1 },
-      { key: 'Credit Rating', count: 1 },
-      { key: 'Earnings', count: 1 },
-      { key: 'Inflation', count: 1 },
+    expect(await tags({ filter: 'E', sort: 'name' })).toEqual([
+      { key: 'Rates', count: 2 },
+      { key: 'Steel', count: 1 },
     ]);
-    expect(await tags({ q: 'inflation' })).toEqual([
-      { key: 'Monetary Policy', count: 2 },
-      { key: 'Inflation', count: 1 },
-      { key: 'Macro', count: 1 },
-    ]);
+    expect(await tags({ q: 'repo' })).toEqual([{ key: 'Rates', count: 1 }]);
   });
 
   it('answers exchange facets: companies filing, optionally by country', async () => {

@@ -173,9 +173,30 @@ describe.each(STORAGES)('search engine sorts and filters on %s', (storage) => {
       expect(await by({ companies: ['FORD MOTOR', 'Nobody Inc'] })).toEqual([
         'Ford files annual reports',
       ]);
+      // Tags are the viewer's own (user_tags), by name in any case; another user's count for nothing.
+      const at = '2025-03-03T10:00:00.000Z';
+      const tagged = f.idOf('Deccan Bank - Financial Results');
+      for (const [user, id] of [
+        [f.ada, 'se-tag-ada'],
+        [f.bob, 'se-tag-bob'],
+      ] as const) {
+        const name = user === f.ada ? 'Financial Results' : 'Ford';
+        await h.db
+          .insertInto('user_tags')
+          .values({ user_id: user, id, name, name_key: name.toLowerCase(), created_at: at })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        const document_id = user === f.ada ? tagged : f.idOf('Ford files annual reports');
+        await h.db
+          .insertInto('document_tags')
+          .values({ user_id: user, tag_id: id, document_id, created_at: at })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
       expect(await by({ tags: ['financial results'] })).toEqual([
         'Deccan Bank - Financial Results',
       ]);
+      expect(await by({ tags: ['ford'] })).toEqual([]);
       expect(await by({ market: 'us_capital_markets' })).toEqual(['10-K - Prairie Mutual']);
       expect(await by({ companies: [] })).toEqual([]);
     });

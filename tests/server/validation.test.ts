@@ -31,6 +31,7 @@ const INVALID_BODIES: Partial<Record<EndpointName, { body: unknown; field: strin
   setPriority: { body: { source_ids: [], priority: true }, field: 'source_ids' },
   follow: { body: { key: '' }, field: 'key' },
   followMany: { body: { keys: [] }, field: 'keys' },
+  setSourceBoards: { body: { boards: 'b1' }, field: 'boards' },
   followRss: { body: { url: '' }, field: 'url' },
   followCustom: { body: { url: 42 }, field: 'url' },
   createBoard: { body: { board_name: '', definition: EMPTY_DEFINITION }, field: 'board_name' },

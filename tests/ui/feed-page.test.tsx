@@ -100,7 +100,7 @@ describe('category tabs and sort', () => {
     );
   });
 
-  it('offers the sort options of 002 §9 and reads the feed in the chosen order', async () => {
+  it('offers the sort options of 002 §9 (and the priority view) and reads the feed in the chosen order', async () => {
     const feed = createFeed(10);
     const { calls } = await renderFeed(feed);
     const select = await screen.findByRole('combobox', { name: 'Sort by' });
@@ -115,6 +115,7 @@ describe('category tabs and sort', () => {
       'Company Z to A',
       'Category A to Z',
       'Category Z to A',
+      'Priority people first',
     ]);
     fireEvent.change(select, { target: { value: 'oldest' } });
     await waitFor(() =>

@@ -12,7 +12,7 @@ import {
   scrollFor,
   visiblePages,
 } from '../../src/features/uploads/pdf-layout';
-import type { PdfDocument } from '../../src/features/uploads/pdfjs';
+import type { PdfDocument, PdfSource } from '../../src/features/uploads/pdfjs';
 import { FEED_FLAGS } from './feed-fixtures';
 import {
   apiError,
@@ -23,17 +23,22 @@ import {
 } from './shell-fake-workspace';
 
 // jsdom draws nothing: pdf.js is replaced by a document of pages 400 x 500 points that records
-// which pages were drawn, opened and given back.
+// which pages were drawn, opened and given back. Opening a file larger than its first chunk, it
+// reads the file's last 1,000 bytes as pdf.js reads the cross-reference table.
 const pdf = vi.hoisted(() => ({
   pages: 10,
   drawn: [] as number[],
   released: [] as number[],
-  opened: [] as Blob[],
+  opened: [] as PdfSource[],
+  tails: [] as Uint8Array[],
 }));
 vi.mock('../../src/features/uploads/pdfjs', () => ({
   preparePdf: async () => {},
-  openPdf: async (file: Blob): Promise<PdfDocument> => {
-    pdf.opened.push(file);
+  openPdf: async (source: PdfSource): Promise<PdfDocument> => {
+    pdf.opened.push(source);
+    if (source.size > source.initial.length) {
+      pdf.tails.push(await source.read(source.size - 1000, source.size));
+    }
     return {
       numPages: pdf.pages,
       getPage: async (n: number) => ({
@@ -58,6 +63,7 @@ beforeEach(() => {
   pdf.drawn.length = 0;
   pdf.released.length = 0;
   pdf.opened.length = 0;
+  pdf.tails.length = 0;
 });
 afterEach(cleanup);
 
@@ -87,6 +93,16 @@ const uploadedPdf: DocumentDetail = {
   content: '',
   body: 'NIKE, Inc. designs, develops and markets athletic footwear.',
   read: true,
+};
+
+/** A 200,000-byte PDF read by ranges: byte i is i % 251. */
+const FILE_SIZE = 200_000;
+const rangeOf = ({ start, end }: { start: number; end: number }) => {
+  const last = Math.min(end, FILE_SIZE - 1);
+  return {
+    size: FILE_SIZE,
+    bytes: Uint8Array.from({ length: last - start + 1 }, (_, i) => (start + i) % 251),
+  };
 };
 
 const ALL_DOC_FLAGS = {
@@ -206,6 +222,7 @@ describe('an uploaded PDF in the preview', () => {
       handlers: {
         'flags.get': () => ALL_DOC_FLAGS,
         'doc.get': () => uploadedPdf,
+        'docFile.range': rangeOf,
         'docFile.original': () => new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
         'docFile.summaryStatus': () => noSummary,
         ...handlers,
@@ -230,10 +247,17 @@ describe('an uploaded PDF in the preview', () => {
       );
     expect(pages()).toEqual(['2', '3', '4']);
     await waitFor(() => expect([...pdf.drawn].sort()).toEqual([2, 3, 4]));
-    expect(view.calls.find((c) => c.op === 'docFile.original')?.input).toEqual({
-      source: SOURCE,
-      deeplink: 'doc-1',
-    });
+    // Read by ranges: the first 64 KiB (which tell the size), then what pdf.js asks for; the
+    // whole file never.
+    expect(view.calls.filter((c) => c.op === 'docFile.range').map((c) => c.input)).toEqual([
+      { source: SOURCE, deeplink: 'doc-1', start: 0, end: 65_535 },
+      { source: SOURCE, deeplink: 'doc-1', start: 199_000, end: 199_999 },
+    ]);
+    expect(view.calls.some((c) => c.op === 'docFile.original')).toBe(false);
+    expect(pdf.opened.map((o) => [o.size, o.initial.length, o.initial[300]])).toEqual([
+      [200_000, 65_536, 49],
+    ]);
+    expect([pdf.tails[0]?.length, pdf.tails[0]?.[0]]).toEqual([1000, 199_000 % 251]);
 
     // Scrolled to the end: the last pages are drawn, the cited ones give their memory back.
     fireEvent.wheel(viewer);
@@ -307,14 +331,9 @@ describe('an uploaded PDF in the preview', () => {
   });
 
   it('tells a failed download in 2 s words', async () => {
-    let first = true;
     await openCited({
+      // The viewer's ranges are read; the download fails.
       'docFile.original': () => {
-        // The viewer's read succeeds; the download's fails.
-        if (first) {
-          first = false;
-          return new Blob(['%PDF-1.7'], { type: 'application/pdf' });
-        }
         throw apiError(404, 'not_found', 'no such document: doc-1');
       },
     });
@@ -396,7 +415,7 @@ describe('a shared link', () => {
       session: SIGNED_OUT,
       handlers: {
         'docFile.shared': () => uploadedPdf,
-        'docFile.original': () => new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
+        'docFile.range': rangeOf,
       },
     });
     expect(await screen.findByRole('heading', { name: 'Nike annual report' })).toBeTruthy();
@@ -406,10 +425,12 @@ describe('a shared link', () => {
       deeplink: 'doc-1',
       public_access_key: 'k1',
     });
-    expect(view.calls.find((c) => c.op === 'docFile.original')?.input).toEqual({
+    expect(view.calls.find((c) => c.op === 'docFile.range')?.input).toEqual({
       source: SOURCE,
       deeplink: 'doc-1',
       public_access_key: 'k1',
+      start: 0,
+      end: 65_535,
     });
     expect(view.history.location.pathname).toBe('/redirect/document');
   });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, setupWorkspaceSuite } from './support';
 
 /** Following sources from the worker: by address (a local fixture feed), by key, priority. */
+// Put back after the file: the worker project's files share their process (vitest.config.ts).
+const allowPrivate = process.env.FETCH_ALLOW_PRIVATE;
 process.env.FETCH_ALLOW_PRIVATE = '1';
+afterAll(() => {
+  if (allowPrivate === undefined) delete process.env.FETCH_ALLOW_PRIVATE;
+  else process.env.FETCH_ALLOW_PRIVATE = allowPrivate;
+});
 const suite = setupWorkspaceSuite({ ingest: false });
 
 const RSS = `<?xml version="1.0" encoding="UTF-8"?>

@@ -190,7 +190,7 @@ export async function askSend(ctx: ChatsCtx, input: SendInput, conn: Connection)
         id: `${messageId}:q`,
         botMessageId: messageId,
         prompt: input.prompt,
-        attachments: [],
+        attachments: input.attachments ?? [],
       },
       {
         type: 'bot',

@@ -46,6 +46,8 @@ export function scopeParams(scope: AskScope) {
     board_id: documents.length ? null : board,
     channel_id: scope.channel_id ?? null,
     source: scope.source ?? null,
+    attachments_feed_id: scope.attachments_feed_id ?? null,
+    notebook_id: scope.notebook_id ?? null,
   };
 }
 
@@ -62,6 +64,8 @@ export function askQuery(r: AskRequest): Record<string, QueryValue | QueryValue[
     board_id: scope.board_id,
     channel_id: scope.channel_id,
     source: scope.source,
+    attachments_feed_id: scope.attachments_feed_id,
+    notebook_id: scope.notebook_id,
     mode: r.mode,
   };
 }
@@ -70,12 +74,15 @@ export function askQuery(r: AskRequest): Record<string, QueryValue | QueryValue[
 export function scopeMetadata(scope: AskScope, product: string): SessionMetadata {
   const p = scopeParams(scope);
   return {
-    type: scopeType(p, product),
+    // A chat with attachments asks over those documents (the server's type for it).
+    // So does a notebook, over its notes.
+    type: p.attachments_feed_id || p.notebook_id ? 'document' : scopeType(p, product),
     board_id: p.board_id,
     channel_id: p.channel_id,
     document_id: p.document_id,
     source: p.source,
     report_id: null,
+    ...(p.attachments_feed_id ? { attachments_feed_id: p.attachments_feed_id } : {}),
   };
 }
 

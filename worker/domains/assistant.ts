@@ -2,6 +2,7 @@ import { assistant, type SessionSummary } from '../../contract/assistant';
 import type { PatchItem } from '../mirror';
 import { defineWorkerDomain } from '../registry';
 import { askSend, askStop } from './assistant-ask';
+import { askDetach } from './assistant-attachments';
 import {
   askUnwatch,
   askWatch,
@@ -43,6 +44,7 @@ export const assistantDomain = defineWorkerDomain(assistant, {
   reads: {
     'ask.send': (ctx, input, conn) => askSend(ctx, input, conn),
     'ask.stop': (ctx, { sessionId }) => askStop(ctx, sessionId),
+    'ask.detach': (ctx, input) => askDetach(ctx, input),
     'ask.watch': (ctx, { sessionId }, conn) => askWatch(ctx, sessionId, conn),
     'ask.unwatch': (ctx, { sessionId }, conn) => askUnwatch(ctx, sessionId, conn),
     'ask.sessions': (ctx, { q }, conn) => askSessions(ctx, q, conn.variant),

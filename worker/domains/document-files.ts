@@ -12,7 +12,8 @@ import { defineWorkerDomain, type DomainCtx } from '../registry';
 
 /**
  * An uploaded document's file from the worker (contract/document-files.ts): its original bytes
- * as a Blob (the PDF viewer and download), share and revoke, delete, and its summary with ONE
+ * as a Blob (download), byte ranges of it (the PDF viewer reads only the parts pdf.js asks
+ * for: a Range request, 206, the file's size from Content-Range), share and revoke, delete, and its summary with ONE
  * status poll per document for every tab (5 s, doubling, 120 s in all, stopping at SUCCESS or
  * FAILED) into the store `summaries`. The shared document and its bytes are read without the
  * session's token (`auth: false`) with the public access key, so a signed-out tab reads them.
@@ -41,6 +42,34 @@ async function blobOf(response: ResponseLike): Promise<Blob> {
   }
   return new Blob(parts, { type });
 }
+
+/** The answer's bytes, read as they arrive into one array. */
+async function bytesOf(response: ResponseLike): Promise<Uint8Array<ArrayBuffer>> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      length += value.length;
+    }
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** The file's size from a 206's `Content-Range: bytes a-b/size`; null when not given. */
+const totalOf = (header: string | null): number | null => {
+  const m = header ? /^bytes \d+-\d+\/(\d+)$/.exec(header.trim()) : null;
+  return m ? Number(m[1]) : null;
+};
 
 async function keep(ctx: Ctx, status: SummaryStatus) {
   const owner = ctx.owner();
@@ -109,6 +138,30 @@ export const documentFilesDomain = defineWorkerDomain(documentFiles, {
         { signal: ctx.signal() },
       );
       return blobOf(response);
+    },
+    async 'docFile.range'(ctx, { source, deeplink, public_access_key, start, end }, conn) {
+      const response = await ctx.client.send(
+        {
+          method: UPLOAD_RAW_ROUTES.download.method,
+          path: UPLOAD_RAW_ROUTES.download.path,
+          params: { source },
+          query: { deeplink, ...(public_access_key ? { public_access_key } : {}) },
+          headers: { range: `bytes=${start}-${end}` },
+          auth: !public_access_key,
+          variant: conn.variant,
+        },
+        { signal: ctx.signal() },
+      );
+      const bytes = await bytesOf(response);
+      if (response.status === 206) {
+        const size = totalOf(response.headers?.get('content-range') ?? null);
+        if (size === null) {
+          throw new ApiError(502, 'bad_range', `${deeplink}: a partial answer without its size`);
+        }
+        return { size, bytes };
+      }
+      // The whole file (a server not reading ranges): the asked part of it.
+      return { size: bytes.length, bytes: bytes.slice(start, end + 1) };
     },
     async 'docFile.shared'(ctx, { source, deeplink, public_access_key }, conn) {
       const response = await ctx.client.send(

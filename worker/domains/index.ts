@@ -3,6 +3,7 @@ import { assistantDomain } from './assistant';
 import { boardsDomain } from './boards';
 import { documentFilesDomain } from './document-files';
 import { documentsDomain } from './documents';
+import { extractDomain } from './extract';
 import { notebooksDomain } from './notebooks';
 import { notificationsDomain } from './notifications';
 import { peopleDomain } from './people';
@@ -28,6 +29,7 @@ export const productDomains: readonly WorkerDomain[] = [
   assistantDomain,
   uploadsDomain,
   documentFilesDomain,
+  extractDomain,
   tagsDomain,
   peopleDomain,
   notebooksDomain,

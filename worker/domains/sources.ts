@@ -1,4 +1,10 @@
-import { PRIORITY_TEXT, sources, type Categories, type Source } from '../../contract/sources';
+import {
+  PRIORITY_TEXT,
+  sources,
+  type Categories,
+  type Source,
+  type SourceBoard,
+} from '../../contract/sources';
 import type { Variant } from '../../contract/tabs';
 import type { PatchItem } from '../mirror';
 import { sessionChanged } from '../api-errors';
@@ -65,6 +71,26 @@ const timedRead = <T>(ctx: Ctx, key: string, fetch: (signal: AbortSignal) => Pro
   ],
 });
 
+/** A source's add-to-feeds picker: the user's feeds, each marked when it reads the source. */
+const feedsKey = (key: string) => ownKey(`feeds:${key}`);
+
+const feedsRead = (ctx: Ctx, key: string, variant: Variant) =>
+  timedRead<SourceBoard[]>(ctx, feedsKey(key), async (signal) => {
+    const answer = await ctx.client.call('sourceBoards', { params: { id: key }, variant, signal });
+    return answer.results;
+  });
+
+/** The picker as it will be once the server has made exactly `boards` read the source. */
+async function chosenFeeds(ctx: Ctx, key: string, boards: readonly string[]) {
+  const held = await get<Timed<SourceBoard[]>>(ctx, feedsKey(key));
+  if (!held) return undefined;
+  const value = held.value.map((b) => ({
+    ...b,
+    selected: b.reads_all || boards.includes(b.board_id),
+  }));
+  return { ...held, value };
+}
+
 /** Writes followed sources (and their place in the list) after the server said so. */
 async function keepFollowed(ctx: Ctx, add: Source[], remove: string[] = []) {
   const owner = ctx.owner();
@@ -108,6 +134,8 @@ export const sourcesDomain = defineWorkerDomain(sources, {
         ),
         TOPICS_FRESH_MS,
       ),
+    // Always revalidated: a feed edited in the builder changes what it reads.
+    'sources.feeds': (ctx, { key }, conn) => ctx.reads.swr(feedsRead(ctx, key, conn.variant)),
     async 'sources.follow'(ctx, { key }, conn) {
       const result = await ctx.client.call('follow', {
         body: { key },
@@ -165,6 +193,26 @@ export const sourcesDomain = defineWorkerDomain(sources, {
         updated: source_ids.length,
         message: PRIORITY_TEXT.success,
       }),
+    },
+    // Add to feeds (002 §4): the selection shows at once; a refusal puts the picker back.
+    'sources.setFeeds': {
+      endpoint: 'setSourceBoards',
+      params: ({ key }) => ({ id: key }),
+      body: ({ boards }) => ({ boards }),
+      orderKey: ({ key }) => `feeds:${key}`,
+      async optimistic(ctx, { key, boards }) {
+        const next = await chosenFeeds(ctx, key, boards);
+        return next ? [{ store: SOURCES, key: feedsKey(key), value: next }] : [];
+      },
+      confirm: ({ key }, result) => [
+        {
+          store: SOURCES,
+          key: feedsKey(key),
+          value: { value: result.results, fetched_at: 0 }, // always revalidated (swr)
+        },
+      ],
+      output: (result) => result.results,
+      deferred: async (ctx, { key, boards }) => (await chosenFeeds(ctx, key, boards))?.value ?? [],
     },
   },
   changes: {

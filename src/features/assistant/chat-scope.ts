@@ -20,6 +20,10 @@ export function scopeOfState(state: ChatState, product: string): AskScope {
   if (state.searchWithin === 'document') {
     return { searchWithin: 'document', currentFeedOrDocumentId: id, document_ids: [id] };
   }
+  // A notebook: its notes (the server answers it as a document scope over them).
+  if (state.searchWithin === 'notebook') {
+    return { searchWithin: 'all', currentFeedOrDocumentId: HOME_ID, notebook_id: id };
+  }
   return { searchWithin: state.searchWithin, currentFeedOrDocumentId: id };
 }
 
@@ -33,6 +37,8 @@ export function scopeOfSession(meta: SessionMetadata, product: string): AskScope
         currentFeedOrDocumentId: first,
         document_ids: meta.document_id,
         ...(meta.source ? { source: meta.source } : {}),
+        // A chat with attachments keeps asking over them (assistant-attachments).
+        ...(meta.attachments_feed_id ? { attachments_feed_id: meta.attachments_feed_id } : {}),
       };
     }
     case 'feed':

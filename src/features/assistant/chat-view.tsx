@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useRef, type ReactNode } from 'react';
 import type { AskMode, ChatState } from '../../../contract/assistant';
+import { attachmentsBlockSending } from '../../../contract/assistant-attachments';
 import { isAnswering } from '../../state/assistant-chat';
 import type { AssistantState } from '../../state/assistant-state';
 import { useShell } from '../../shell-context';
@@ -8,6 +9,7 @@ import { RetryAlert } from '../../shell/retry-alert';
 import { TITLE_TYPE_MS } from './assistant-texts';
 import { noSourceSelected, scopeOfSession, scopeOfState, suggestionsQuery } from './chat-scope';
 import { Composer, type WebSearchControl } from './composer';
+import { useAttachments } from './use-attachments';
 import { MessageList } from './message-list';
 import { ScopePicker } from './scope-picker';
 import { Suggestions } from './suggestions';
@@ -60,14 +62,25 @@ export function ChatView(props: {
   // scope through a ref, so they keep their identity while an answer streams.
   const scopeRef = useRef(scope);
   scopeRef.current = scope;
+  const files = useAttachments({
+    assistant,
+    product,
+    uploadOn: shell.$flags.value[`ask_${product}_upload`] === true,
+    scope,
+    hasMessages,
+    webSearch: chatState.webSearch,
+  });
+  const withFiles = useRef(files.forQuestion);
+  withFiles.current = files.forQuestion;
   const blocked = useRef(false);
-  blocked.current = noSource || answering;
+  blocked.current = noSource || answering || attachmentsBlockSending(files.attachments);
 
   const send = useCallback(
     async (input: { prompt: string; mode: AskMode; pro: boolean }) => {
       if (blocked.current || !input.prompt.trim()) return false;
       try {
-        await assistant.send({ ...input, prompt: input.prompt.trim(), scope: scopeRef.current });
+        const prompt = input.prompt.trim();
+        await assistant.send({ ...input, prompt, ...withFiles.current(scopeRef.current) });
         return true;
       } catch {
         // The failed question shows with the error bubble (001 §4.4).
@@ -136,6 +149,7 @@ export function ChatView(props: {
         answering={answering}
         disabled={noSource || loadingSession}
         webSearch={webSearch}
+        attach={files.control}
         onSend={send}
         onStop={stop}
       />

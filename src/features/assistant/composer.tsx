@@ -1,5 +1,6 @@
 import { memo, useId, useState, type KeyboardEvent } from 'react';
 import { MAX_PROMPT_CHARS, type AskMode } from '../../../contract/assistant';
+import { attachmentsBlockSending } from '../../../contract/assistant-attachments';
 import {
   PLACEHOLDER_EMPTY,
   PLACEHOLDER_FOLLOW_UP,
@@ -9,6 +10,7 @@ import {
   WEB_SEARCH_LOCKED,
   disclaimer,
 } from './assistant-texts';
+import { AttachButton, AttachDropArea, AttachmentList, type AttachControl } from './attachments';
 import { useTypewriter } from './timed-text';
 
 export type WebSearchControl = {
@@ -23,7 +25,9 @@ export type WebSearchControl = {
  * "Ask follow up..." and the @help hint in turn; Enter sends (Shift+Enter is a new line) unless
  * sending is disabled, an empty question is never sent; while an answer is produced the stop
  * control replaces send. Answer or search mode, Pro, the web-search switch (when the flag
- * allows it; locked once the session has messages) and the disclaimer line.
+ * allows it; locked once the session has messages) and the disclaimer line. With the flag
+ * ask_{product}_upload (`attach`): the attach button, the drop area ("Drop files here") and
+ * the attachments with their status; sending waits until every one is COMPLETED (001 §4.10).
  * Memoised: streamed updates do not render it, so typing stays quick while an answer streams.
  */
 export const Composer = memo(function Composer(props: {
@@ -33,6 +37,8 @@ export const Composer = memo(function Composer(props: {
   /** Sending is not possible now (no source selected, a question on its way). */
   disabled: boolean;
   webSearch: WebSearchControl | null;
+  /** The chat's attachments; null when attaching is off (flag ask_{product}_upload). */
+  attach?: AttachControl | null;
   onSend: (input: { prompt: string; mode: AskMode; pro: boolean }) => Promise<boolean>;
   onStop: () => void;
 }) {
@@ -46,7 +52,9 @@ export const Composer = memo(function Composer(props: {
     prompt === '',
   );
   const question = prompt.trim();
-  const canSend = !props.disabled && !props.answering && question !== '';
+  const attach = props.attach ?? null;
+  const waitingForFiles = attach !== null && attachmentsBlockSending(attach.attachments);
+  const canSend = !props.disabled && !props.answering && !waitingForFiles && question !== '';
 
   const send = async () => {
     if (!canSend) return;
@@ -64,74 +72,84 @@ export const Composer = memo(function Composer(props: {
 
   const web = props.webSearch;
   return (
-    <div className="composer">
-      <form
-        className="composer-box"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
-      >
-        <label htmlFor={inputId} className="visually-hidden">
-          Your question
-        </label>
-        <textarea
-          id={inputId}
-          rows={2}
-          value={prompt}
-          maxLength={MAX_PROMPT_CHARS}
-          placeholder={placeholder}
-          onChange={(event) => setPrompt(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        {props.answering ? (
-          <button type="button" className="button small" onClick={props.onStop}>
-            Stop generating
-          </button>
-        ) : (
-          <button type="submit" className="button small" disabled={!canSend}>
-            Send
-          </button>
-        )}
-      </form>
-      <div className="composer-options">
-        <label>
-          <input
-            type="checkbox"
-            checked={mode === 'search'}
-            onChange={(event) => setMode(event.target.checked ? 'search' : 'answer')}
-          />{' '}
-          Search mode
-        </label>
-        <label>
-          <input type="checkbox" checked={pro} onChange={(event) => setPro(event.target.checked)} />{' '}
-          Pro
-        </label>
-        {web ? (
-          <label title={web.locked ? WEB_SEARCH_LOCKED : PUBLIC_CORPUS_HINT}>
+    <AttachDropArea control={attach}>
+      <div className="composer">
+        {attach ? (
+          <AttachmentList attachments={attach.attachments} onRemove={attach.onRemove} />
+        ) : null}
+        <form
+          className="composer-box"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void send();
+          }}
+        >
+          <label htmlFor={inputId} className="visually-hidden">
+            Your question
+          </label>
+          <textarea
+            id={inputId}
+            rows={2}
+            value={prompt}
+            maxLength={MAX_PROMPT_CHARS}
+            placeholder={placeholder}
+            onChange={(event) => setPrompt(event.target.value)}
+            onKeyDown={onKeyDown}
+          />
+          {props.answering ? (
+            <button type="button" className="button small" onClick={props.onStop}>
+              Stop generating
+            </button>
+          ) : (
+            <button type="submit" className="button small" disabled={!canSend}>
+              Send
+            </button>
+          )}
+        </form>
+        <div className="composer-options">
+          {attach ? <AttachButton control={attach} /> : null}
+          <label>
             <input
               type="checkbox"
-              role="switch"
-              checked={web.on}
-              aria-disabled={web.locked || undefined}
-              onChange={(event) => {
-                if (web.locked) {
-                  setLockShown(true);
-                  return;
-                }
-                web.onToggle(event.target.checked);
-              }}
+              checked={mode === 'search'}
+              onChange={(event) => setMode(event.target.checked ? 'search' : 'answer')}
             />{' '}
-            {PUBLIC_CORPUS_LABEL}
+            Search mode
           </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={pro}
+              onChange={(event) => setPro(event.target.checked)}
+            />{' '}
+            Pro
+          </label>
+          {web ? (
+            <label title={web.locked ? WEB_SEARCH_LOCKED : PUBLIC_CORPUS_HINT}>
+              <input
+                type="checkbox"
+                role="switch"
+                checked={web.on}
+                aria-disabled={web.locked || undefined}
+                onChange={(event) => {
+                  if (web.locked) {
+                    setLockShown(true);
+                    return;
+                  }
+                  web.onToggle(event.target.checked);
+                }}
+              />{' '}
+              {PUBLIC_CORPUS_LABEL}
+            </label>
+          ) : null}
+        </div>
+        {web?.locked && lockShown ? (
+          <p className="composer-lock" role="status">
+            {WEB_SEARCH_LOCKED}
+          </p>
         ) : null}
+        <p className="disclaimer">{disclaimer(props.product)}</p>
       </div>
-      {web?.locked && lockShown ? (
-        <p className="composer-lock" role="status">
-          {WEB_SEARCH_LOCKED}
-        </p>
-      ) : null}
-      <p className="disclaimer">{disclaimer(props.product)}</p>
-    </div>
+    </AttachDropArea>
   );
 });

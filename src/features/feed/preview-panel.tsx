@@ -310,6 +310,7 @@ function PreviewDocument(props: {
           }}
           mobile={mobile}
           onDeleted={props.onDeleted}
+          page={props.page}
         />
       ) : null}
       {pdf ? (

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { TOAST_TEXT } from '../../../contract/constants';
 import { NOTEBOOK_TEXT, type NoteDocument } from '../../../contract/notebooks';
 import { useShell } from '../../shell-context';
@@ -24,7 +24,8 @@ function useNotebooksOn(): boolean {
 /**
  * A button that opens the notebook picker and saves a note into the chosen notebook
  * (notes.create, optimistic: the note shows in every tab at once, the server's refusal rolls it
- * back). `make` builds the note when a notebook is picked.
+ * back). `onOpen` runs as the picker opens (before its field takes the focus, and with it the
+ * page's selection); `make` builds the note when a notebook is picked.
  */
 function SaveButton(props: {
   label: string;
@@ -32,6 +33,7 @@ function SaveButton(props: {
   success: string;
   failure: string;
   make: () => { name: string; document: NoteDocument };
+  onOpen?: () => void;
 }) {
   const { client } = useShell();
   const [open, setOpen] = useState(false);
@@ -50,7 +52,10 @@ function SaveButton(props: {
         className="button secondary small"
         title={props.title}
         aria-expanded={open}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          if (!open) props.onOpen?.();
+          setOpen(!open);
+        }}
       >
         {props.label}
       </button>
@@ -105,6 +110,8 @@ export function AddToNotebookButton(props: {
   within?: () => Element | null;
 }) {
   const on = useNotebooksOn();
+  // The snip, read as the picker opens: the picker's field takes the selection away.
+  const snip = useRef('');
   if (!on) return null;
   const selected = () => {
     const selection = typeof window !== 'undefined' ? window.getSelection() : null;
@@ -119,12 +126,13 @@ export function AddToNotebookButton(props: {
       title="Add to notebook"
       success={NOTEBOOK_TEXT.noteCreated}
       failure={NOTEBOOK_TEXT.addFailed}
+      onOpen={() => (snip.current = selected())}
       make={() => ({
         name: noteNameFrom(props.title),
         document: snipToNoteDocument({
           title: props.title,
           href: props.href,
-          text: selected() || props.text(),
+          text: snip.current || props.text(),
         }),
       })}
     />

@@ -2,16 +2,20 @@ import type { MouseEvent } from 'react';
 import { formatWhen } from '../../lib/format';
 import type { Notification } from '../../../contract/notifications';
 
-/** Every row is this tall (px), gap included: the virtual list places rows without measuring. */
+/**
+ * A row's estimated height (px, gap included) before it is shown: the list measures each row it
+ * shows (a row is as tall as its content), and a list too long to measure gives every row this.
+ */
 export const NOTIFICATION_ROW_HEIGHT = 96;
 
 /** A link inside the app ("/feeds/home", "/search?…"), not another site's. */
 export const isInAppLink = (link: string) => link.startsWith('/') && !link.startsWith('//');
 
 /**
- * One notification: title, one line of its body, and when it came. Unread ones are marked. The
- * title opens the notification's link when it has one (`onOpen`: the page marks it read and, for
- * a link inside the app, goes there); an unread one has "Mark as read" (`onMarkRead`).
+ * One notification: its title and body (each up to 3 lines, the row as tall as they are), and
+ * when it came. Unread ones are marked. The title opens the notification's link when it has one
+ * (`onOpen`: the page marks it read and, for a link inside the app, goes there); an unread one
+ * has "Mark as read" (`onMarkRead`).
  */
 export function NotificationRow(props: {
   item: Notification;

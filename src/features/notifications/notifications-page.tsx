@@ -1,8 +1,9 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useState, type MouseEvent } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import type { Notification } from '../../../contract/notifications';
 import { formatBadge } from '../../lib/format';
 import { userMessage } from '../../lib/user-message';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { useWindowedList } from '../../lists/use-windowed-list';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
@@ -16,6 +17,7 @@ const MARK_BATCH = 100;
  * /notifications: the template for every long list. The list is read from the worker's mirror
  * by windows (notifications.window) as it scrolls, however many there are; rows not read yet
  * show as placeholders, and a 'changed' event re-reads the shown window when it concerns it.
+ * Each row is as tall as its content, and the list reaches the window's bottom (issue 18).
  * A notification is opened by its title (its link; it is then marked read) or marked read by
  * its own button; "Mark all as read" marks the unread ones loaded.
  */
@@ -25,6 +27,8 @@ export function NotificationsPage() {
   const list = useWindowedList('notifications.window', 'notifications');
   const [marking, setMarking] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  const fill = useRef<HTMLDivElement>(null);
+  useFillHeight(fill);
 
   const total = list.total();
   const unread = list.summary()?.unread ?? 0;
@@ -101,19 +105,22 @@ export function NotificationsPage() {
         </p>
       ) : null}
       {total === 0 ? <p>You have no notifications.</p> : null}
-      {total ? (
-        <VirtualList<Notification>
-          label="Notifications"
-          className="notification-list"
-          count={total}
-          rowHeight={NOTIFICATION_ROW_HEIGHT}
-          row={list.row}
-          renderRow={(item) => (
-            <NotificationRow item={item} onOpen={open} onMarkRead={(n) => void markRead(n)} />
-          )}
-          onRangeChange={list.setRange}
-        />
-      ) : null}
+      <div className="notification-fill" ref={fill}>
+        {total ? (
+          <VirtualList<Notification>
+            label="Notifications"
+            className="notification-list"
+            count={total}
+            rowHeight={NOTIFICATION_ROW_HEIGHT}
+            measureRows
+            row={list.row}
+            renderRow={(item) => (
+              <NotificationRow item={item} onOpen={open} onMarkRead={(n) => void markRead(n)} />
+            )}
+            onRangeChange={list.setRange}
+          />
+        ) : null}
+      </div>
     </section>
   );
 }

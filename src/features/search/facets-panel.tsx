@@ -11,11 +11,21 @@ const SHOWN = 20;
 
 type Facets = { values: FacetValue[] | null; failed: boolean };
 
+/** The worker's stores of the user's tags and their links (worker/domains/tags.ts). */
+const TAG_STORES = ['tags', 'document_tags'] as const;
+
 /**
  * A facet's values for a search (search.tags or search.exchanges), read again when the search
- * changes. The search given has no facet chosen, so every value stays on offer.
+ * changes, and when the worker says one of `stores` changed (the tag facet: the user's own
+ * tags, given or taken here, in another tab or on another device). The search given has no
+ * facet chosen, so every value stays on offer.
  */
-function useFacet(read: (() => Promise<FacetValue[]>) | null, key: string): Facets {
+function useFacet(
+  read: (() => Promise<FacetValue[]>) | null,
+  key: string,
+  stores: readonly string[] = [],
+): Facets {
+  const { client } = useShell();
   const [facets, setFacets] = useState<Facets>({ values: null, failed: false });
   // `read` is a new closure every render; `key` names what it reads.
   const latest = useRef(read);
@@ -25,14 +35,28 @@ function useFacet(read: (() => Promise<FacetValue[]>) | null, key: string): Face
     if (!enabled || !latest.current) return undefined;
     let alive = true;
     setFacets({ values: null, failed: false });
-    latest.current().then(
-      (values) => alive && setFacets({ values, failed: false }),
-      () => alive && setFacets({ values: [], failed: true }),
-    );
+    let mine = 0;
+    const run = () => {
+      const run = ++mine;
+      latest.current?.().then(
+        (values) => alive && run === mine && setFacets({ values, failed: false }),
+        () => alive && run === mine && setFacets({ values: [], failed: true }),
+      );
+    };
+    run();
+    const watched = new Set(stores);
+    const stop = watched.size
+      ? client.onEvent((event) => {
+          if (event.type === 'changed' && watched.has(event.store)) run();
+        })
+      : () => {};
     return () => {
       alive = false;
+      stop();
     };
-  }, [key, enabled]);
+    // `stores` is a constant per call site.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, enabled, client]);
   return facets;
 }
 
@@ -67,6 +91,7 @@ export function FacetsPanel(props: {
         ...(narrow ? { filter: narrow } : {}),
       }),
     `${props.paramsKey}|${narrow}`,
+    TAG_STORES,
   );
   const companies = useFacet(
     country ? () => client.call('search.exchanges', { params: props.params, country }) : null,

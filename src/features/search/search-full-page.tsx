@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SearchRow } from '../../../contract/search';
 import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { PreviewPanel, type CardLink } from '../feed';
 import type { PreviewHighlight } from './mark-text';
@@ -18,7 +19,8 @@ const FORGET_SELECTION = { source: undefined, deeplink: undefined };
  * matches marked (the result's own spans). The choice is in the address (`source`,
  * `deeplink`), so a link or a reload opens the same document; with none chosen the first result
  * opens. Where the screen is too narrow for both (tablet and smaller), the document opens over
- * the list, and closing it goes back to the list.
+ * the list, and closing it goes back to the list. The list and the document beside it reach the
+ * window's bottom.
  */
 export function SearchFullPage() {
   const page = useSearchPage();
@@ -29,6 +31,8 @@ export function SearchFullPage() {
   const source = typeof search.source === 'string' ? search.source : '';
   const deeplink = typeof search.deeplink === 'string' ? search.deeplink : '';
   const chosen = source !== '' && deeplink !== '';
+  const split = useRef<HTMLDivElement>(null);
+  useFillHeight(split);
 
   const [rows, setRows] = useState<{ current?: SearchRow; first?: SearchRow }>({});
   const onCurrent = useCallback(
@@ -63,7 +67,7 @@ export function SearchFullPage() {
     <section className="search-full">
       <SearchHeading page={page} />
       <SearchControls page={page} panelId={panelId} onQueryPatch={FORGET_SELECTION} />
-      <div className="search-split">
+      <div className="search-split" ref={split}>
         <div id={panelId} role="tabpanel" aria-label="Results" className="search-split-list">
           <SearchResults
             key={page.key}

@@ -1,7 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SearchParams, SearchRow } from '../../../contract/search';
 import { userMessage } from '../../lib/user-message';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { VirtualList } from '../../lists/virtual-list';
 import { useShell } from '../../shell-context';
 import { showToast } from '../../shell/toasts';
@@ -26,7 +27,8 @@ export type SearchSummary = Omit<SearchAnswer, 'rows' | 'offset'>;
 
 /**
  * A search's results: the count ("About N results" when estimated), a virtualised list of
- * result cards whose text is the highlighted snippets, "No search results found." when there
+ * result cards whose text is the highlighted snippets (each card as tall as its content, the list
+ * reaching the window's bottom, as the feed's), "No search results found." when there
  * are none, and the spec's failure text with Try again when the search fails. The keyboard
  * reads through the results as through a feed (use-reading-loop.ts), and a preview opened from
  * them steps through them.
@@ -48,6 +50,9 @@ export function SearchResults(props: {
   const { client, state } = useShell();
   const list = useSearchWindow(props.params);
   const now = useClock();
+  // The list reaches the window's bottom, whatever stands above it (issue 18, as the feed's).
+  const fill = useRef<HTMLDivElement>(null);
+  useFillHeight(fill);
   const { onSummary, onCurrent, linkOf } = props;
 
   const summary = list.summary();
@@ -102,35 +107,39 @@ export function SearchResults(props: {
           {total === 0 ? NO_RESULTS_TEXT : resultCountText(summary.count, summary.count_exact)}
         </p>
       ) : null}
-      {total ? (
-        <VirtualList<SearchRow>
-          label="Search results"
-          className="search-cards"
-          count={total}
-          rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
-          row={row}
-          rowKey={rowKey}
-          scrollToIndex={loop.scrollTo}
-          renderRow={(result, index) => (
-            <ResultCardView
-              card={result}
-              board={props.params.board_id ?? ''}
-              mobile={props.mobile}
-              fullScreen={false}
-              now={now}
-              open={linkOf(result)}
-              current={props.current === result.deeplink}
-              selected={loop.selected === index}
-              text={
-                result.highlights.length > 0 ? (
-                  <Highlights snippets={result.highlights} />
-                ) : undefined
-              }
-            />
-          )}
-          onRangeChange={loop.onRangeChange}
-        />
-      ) : null}
+      <div className="search-fill" ref={fill}>
+        {total ? (
+          <VirtualList<SearchRow>
+            label="Search results"
+            className="search-cards"
+            count={total}
+            rowHeight={props.mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
+            // Cards take their content's height (issue 18): no empty space under a short snippet.
+            measureRows
+            row={row}
+            rowKey={rowKey}
+            scrollToIndex={loop.scrollTo}
+            renderRow={(result, index) => (
+              <ResultCardView
+                card={result}
+                board={props.params.board_id ?? ''}
+                mobile={props.mobile}
+                fullScreen={false}
+                now={now}
+                open={linkOf(result)}
+                current={props.current === result.deeplink}
+                selected={loop.selected === index}
+                text={
+                  result.highlights.length > 0 ? (
+                    <Highlights snippets={result.highlights} />
+                  ) : undefined
+                }
+              />
+            )}
+            onRangeChange={loop.onRangeChange}
+          />
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -6,13 +6,15 @@ import { landingRoute } from '../../lib/landing';
 import { routesFor } from '../../lib/routes';
 import { sourceTitle } from '../../lib/sources';
 import { useShell } from '../../shell-context';
+import { AddToFeeds } from './add-to-feeds';
 import { statusSummary } from './status-text';
 import { useFollowActions } from './use-follow-actions';
 
 /**
  * The head of one source's page (/apps/{source}): its ingestion status in a line, and unfollow
  * (flag website_unfollow). Unfollowing goes to the next followed source, or to the landing
- * route when none is left (002 §4).
+ * route when none is left (002 §4); add to feeds (flag my_feeds) chooses which of the user's
+ * feeds read it.
  */
 export function SourceHeader(props: {
   sourceKey: string;
@@ -48,6 +50,7 @@ export function SourceHeader(props: {
           You do not follow {label}. <ShellLink to={r.connect.website}>Browse sources</ShellLink>
         </p>
       )}
+      {flags.my_feeds !== false ? <AddToFeeds sourceKey={props.sourceKey} label={label} /> : null}
       {source?.followed && flags.website_unfollow === true ? (
         <button
           type="button"

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BOOKMARK_TAG_ID } from '../../../contract/tags';
 import type { DocumentDetail } from '../../../contract/documents';
 import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
 import { useViewportWidth } from '../../layout/use-viewport-width';
+import { routesFor } from '../../lib/routes';
 import { RetryAlert } from '../../shell/retry-alert';
 import { useShell } from '../../shell-context';
 import { ResultCardView } from '../feed';
@@ -63,6 +65,9 @@ export function TagsPage() {
           ))}
         </div>
       ) : null}
+      {current !== null ? (
+        <SearchInTag name={tags?.find((t) => t.id === current)?.name ?? ''} />
+      ) : null}
       <TaggedDocuments
         key={current ?? ''}
         tagId={current ?? undefined}
@@ -70,6 +75,39 @@ export function TagsPage() {
         empty="No tagged documents yet. Tag a document from its card or its preview to find it here."
       />
     </section>
+  );
+}
+
+/**
+ * Search within a tag: the search page narrowed to the documents the user gave this tag (its
+ * `tag` parameter, the tag facet; the server reads the user's own tags, search/scope-sql.ts).
+ */
+function SearchInTag(props: { name: string }) {
+  const { product } = useShell();
+  const navigate = useNavigate();
+  const inputId = useId();
+  const [q, setQ] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void navigate({
+      to: routesFor(product).search.root,
+      search: { ...(q.trim() ? { q: q.trim() } : {}), tag: props.name } as never,
+    });
+  };
+  return (
+    <form className="needlbox-search" role="search" onSubmit={submit}>
+      <label htmlFor={inputId}>Search in {props.name}</label>{' '}
+      <input
+        id={inputId}
+        type="search"
+        value={q}
+        placeholder={`Search documents tagged ${props.name}`}
+        onChange={(event) => setQ(event.target.value)}
+      />{' '}
+      <button type="submit" className="button secondary small">
+        Search
+      </button>
+    </form>
   );
 }
 

@@ -8,7 +8,8 @@ import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
-import { COPY_PROMPT, downloadName, DOCUMENT_TEXT } from './document-texts';
+import { COPY_PROMPT, downloadName, DOCUMENT_TEXT, PDF_MIME_TYPE } from './document-texts';
+import { PageTablesButton } from './page-tables';
 import './document-viewer.css';
 
 export type ActionDocument = { source: string; deeplink: string; title: string; mime_type: string };
@@ -24,6 +25,8 @@ export function DocumentActions(props: {
   doc: ActionDocument;
   mobile: boolean;
   onDeleted: () => void;
+  /** The page the viewer opened at (a citation's), where table extraction starts. */
+  page?: number | null;
 }) {
   useSignals();
   const { state } = useShell();
@@ -33,6 +36,9 @@ export function DocumentActions(props: {
       {flags.doc_share === true ? <ShareControls doc={props.doc} /> : null}
       {flags.doc_download === true ? <DownloadButton doc={props.doc} /> : null}
       {flags.doc_summarization === true ? <SummaryButton doc={props.doc} /> : null}
+      {flags.doc_table_extraction === true && props.doc.mime_type === PDF_MIME_TYPE ? (
+        <PageTablesButton deeplink={props.doc.deeplink} page={props.page ?? 1} />
+      ) : null}
       {flags.doc_delete === true && !props.mobile ? (
         <DeleteButton doc={props.doc} onDeleted={props.onDeleted} />
       ) : null}

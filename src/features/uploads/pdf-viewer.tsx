@@ -14,6 +14,7 @@ import {
   type Box,
   type PageSize,
 } from './pdf-layout';
+import { PDF_RANGE_CHUNK } from './pdf-range';
 import { openPdf as openWithPdfjs, preparePdf, type OpenPdf, type PdfDocument } from './pdfjs';
 import './document-viewer.css';
 
@@ -26,9 +27,10 @@ type Loaded = { doc: PdfDocument; first: PageSize };
 /**
  * The PDF viewer (issue 20 item 4; 001 §2): an uploaded PDF's pages fitted to the width, one
  * under the other, opening at `pageNumber` with the cited `boundingBox` drawn over the page.
- * The file comes from the worker (docFile.original, with `publicAccessKey` signed out); only
- * the pages in view (and one each side) are rendered, each into its own canvas, and a page
- * scrolled away gives its canvas and pdf.js's page resources back, so a 300-page document
+ * The file is read by ranges through the worker (docFile.range, with `publicAccessKey` signed
+ * out): its first 64 KiB, then the parts pdf.js asks for (the cross-reference table, the shown
+ * pages' objects), never the whole file. Only the pages in view (and one each side) are
+ * rendered, each into its own canvas, and a page scrolled away gives its canvas and pdf.js's page resources back, so a 300-page document
  * holds a few canvases at a time. `open` is pdf.js (injected by tests: jsdom draws nothing).
  */
 export function PdfViewer(props: {
@@ -56,13 +58,24 @@ export function PdfViewer(props: {
     if (!props.open) preparePdf().catch(() => {});
     void (async () => {
       try {
-        const file = await client.call('docFile.original', {
+        const ref = {
           source,
           deeplink,
           ...(publicAccessKey ? { public_access_key: publicAccessKey } : {}),
+        };
+        // The file's first chunk tells its size; pdf.js then asks for the ranges it needs.
+        const first = await client.call('docFile.range', {
+          ...ref,
+          start: 0,
+          end: PDF_RANGE_CHUNK - 1,
         });
         if (!alive) return;
-        doc = await open(file);
+        doc = await open({
+          size: first.size,
+          initial: first.bytes,
+          read: async (begin, end) =>
+            (await client.call('docFile.range', { ...ref, start: begin, end: end - 1 })).bytes,
+        });
         if (!alive) {
           void doc.destroy();
           return;

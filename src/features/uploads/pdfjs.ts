@@ -1,10 +1,12 @@
 import type * as Pdfjs from 'pdfjs-dist';
+import { PDF_RANGE_CHUNK } from './pdf-range';
 
 /**
  * pdf.js (pdfjs-dist, pinned) behind the small interface the viewer uses, loaded on demand: the
  * library and its worker are a chunk of their own that only a PDF preview downloads. The worker
- * script comes from the build (Vite's `?url`), never from a CDN. The bytes are handed over once
- * (transferred to pdf.js's worker, not copied); pdf.js parses pages as they are asked for.
+ * script comes from the build (Vite's `?url`), never from a CDN. The file is read by ranges
+ * (openPdf): pdf.js asks for the parts a page needs, so a 300-page file's first page is drawn
+ * without the rest being read.
  */
 
 /** A rendering in progress (pdf.js's RenderTask). */
@@ -28,7 +30,17 @@ export type PdfDocument = {
   destroy(): Promise<void>;
 };
 
-export type OpenPdf = (file: Blob) => Promise<PdfDocument>;
+/**
+ * A PDF read by ranges: its size, its first bytes (read before opening) and a reader of the
+ * bytes `begin` (inclusive) to `end` (exclusive), as pdf.js asks for them.
+ */
+export type PdfSource = {
+  size: number;
+  initial: Uint8Array;
+  read(begin: number, end: number): Promise<Uint8Array>;
+};
+
+export type OpenPdf = (source: PdfSource) => Promise<PdfDocument>;
 
 type Loaded = { pdfjs: typeof Pdfjs; worker: Pdfjs.PDFWorker };
 let loading: Promise<Loaded> | null = null;
@@ -55,11 +67,44 @@ export function preparePdf(): Promise<Loaded> {
   return loading;
 }
 
-/** Opens a PDF with pdf.js (destroying the document leaves the shared worker running). */
-export const openPdf: OpenPdf = async (file) => {
-  const [{ pdfjs, worker }, bytes] = await Promise.all([preparePdf(), file.arrayBuffer()]);
-  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), worker, isEvalSupported: false });
-  // pdf.js's own types are wider (PageViewport, RenderParameters' many options); the viewer
-  // uses the subset above, which pdf.js's objects have.
-  return (await task.promise) as unknown as PdfDocument;
+/**
+ * Opens a PDF with pdf.js, reading only the byte ranges it asks for (a PDFDataRangeTransport
+ * over `source.read`; no automatic fetching of the rest, no stream of the whole file): the
+ * cross-reference table at the end, then each page's objects as the page is drawn. A file whose
+ * first bytes are all of it is handed over whole. A failed read fails the opening (pdf.js
+ * itself would wait for the range forever). Destroying the document leaves the shared worker
+ * running.
+ */
+export const openPdf: OpenPdf = async (source) => {
+  const { pdfjs, worker } = await preparePdf();
+  const options = { worker, isEvalSupported: false, disableAutoFetch: true, disableStream: true };
+  if (source.initial.length >= source.size) {
+    const task = pdfjs.getDocument({ ...options, data: source.initial });
+    // pdf.js's own types are wider (PageViewport, RenderParameters' many options); the viewer
+    // uses the subset above, which pdf.js's objects have.
+    return (await task.promise) as unknown as PdfDocument;
+  }
+  const transport = new pdfjs.PDFDataRangeTransport(source.size, source.initial);
+  let fail: (reason: unknown) => void = () => {};
+  const failed = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  transport.requestDataRange = (begin: number, end: number) => {
+    source.read(begin, end).then(
+      (bytes) => transport.onDataRange(begin, bytes),
+      (reason: unknown) => fail(reason),
+    );
+  };
+  const task = pdfjs.getDocument({
+    ...options,
+    range: transport,
+    length: source.size,
+    rangeChunkSize: PDF_RANGE_CHUNK,
+  });
+  try {
+    return (await Promise.race([task.promise, failed])) as unknown as PdfDocument;
+  } catch (reason) {
+    void task.destroy();
+    throw reason;
+  }
 };

@@ -1,0 +1,123 @@
+// Issue 20: the assistant over a document that repeats itself (the viewer bench's 300-page PDF
+// is one 6-page text 50 times over). Two faults made it answer "I could not find this in your
+// data.": every passage the engine gave was a copy of one (the best passage's 50 copies filled
+// the candidates), and "NIKE" was read as a guessed ticker of Narmada Infrastructure (its
+// initials "NI" and any letters after), so NIKE's own text was dropped as another company's.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseQuestion } from '../../server/assistant/question';
+import { writePdf, type PdfBlock } from '../../server/summaries/pdf-writer';
+import { ask } from './assistant-fixture';
+import { createUploadRunner } from '../../server/uploads';
+import { createHarness, type Harness } from './harness';
+
+/** NIKE, Inc.'s 10-K Item 1 opening (6 pages as a PDF). */
+const TEXT = readFileSync(
+  new URL('../fixtures/uploads/nike-10k-item1.txt', import.meta.url),
+  'utf8',
+).replace(/^>/, '');
+const COPIES = 50;
+
+/** The text as the bench writes it: each copy from a new page, headings in bold. */
+const repeatedPdf = (copies: number) => {
+  const paragraphs = TEXT.split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const blocks: PdfBlock[] = [];
+  for (let c = 0; c < copies; c++) {
+    paragraphs.forEach((p, i) =>
+      blocks.push(
+        /^[A-Z0-9 .,&-]+$/.test(p)
+          ? { text: p, size: 13, bold: true, pageBreak: i === 0 }
+          : { text: p, pageBreak: i === 0 },
+      ),
+    );
+  }
+  return Buffer.from(writePdf({ title: `NIKE Item 1 x${copies}`, blocks }));
+};
+
+describe('the assistant over a document repeating one text', () => {
+  let h: Harness;
+  let token: string;
+  let deeplink: string;
+
+  /** Uploads and processes a file as the worker and the job would; answers its deeplink. */
+  const uploadDone = async (name: string, bytes: Buffer) => {
+    const init = await h.call('POST', '/upload/init', {
+      token,
+      body: {
+        source: 'needldrive',
+        files: [{ id: name, name, mime_type: '', size: bytes.length }],
+      },
+    });
+    expect(init.status).toBe(200);
+    const cfg = init.body.upload_configs[0];
+    const put = await h.app.request(cfg.upload_link, {
+      method: 'PUT',
+      headers: cfg.headers,
+      body: new Uint8Array(bytes),
+    });
+    expect(put.status).toBe(200);
+    const done = await h.call('POST', '/upload/complete', {
+      token,
+      body: {
+        files: [
+          {
+            bucket: cfg.metadata_fields.bucket,
+            key: cfg.metadata_fields.key,
+            metadata: { name, mime_type: '', id: name },
+          },
+        ],
+        source: 'needldrive',
+      },
+    });
+    expect(done.status).toBe(200);
+    await createUploadRunner({
+      db: h.db,
+      dialect: h.dialect,
+      storage: h.files,
+      product: 'needl',
+      now: () => h.clock.now,
+      log: () => undefined,
+    }).runDue();
+    const status = await h.call('GET', `/upload/status?feed_id=${done.body.feed_id}`, { token });
+    expect(status.body.files[0].status).toBe('COMPLETED');
+    return status.body.files[0].deeplink as string;
+  };
+
+  beforeAll(async () => {
+    // The demo corpus is seeded: it lists Narmada Infrastructure Ltd (and no NIKE). The text is
+    // uploaded to the user's drive as a 300-page PDF, as the bench's.
+    h = await createHarness('sqlite');
+    token = (await h.signUp('Ada Lovelace')).session.id_token;
+    deeplink = await uploadDone('nike-item1-x50.pdf', repeatedPdf(COPIES));
+  }, 120_000);
+  afterAll(() => h.close());
+
+  it('answers from the passages after the copies of the best one', async () => {
+    const res = await ask(h, token, {
+      prompt: 'Who manufactures the footwear?',
+      document_id: deeplink,
+    });
+    expect(res.status).toBe(200);
+    expect(res.done!.generated_answer!.answer).toContain(
+      'For fiscal 2023, factories in Vietnam, Indonesia and China manufactured approximately 50%, 27% and 18% of total NIKE Brand footwear',
+    );
+  });
+
+  it('reads NIKE as a name, not as a ticker guessed from two initials', async () => {
+    const analysis = await analyseQuestion(
+      h.db,
+      'What are the principal materials used in NIKE footwear products?',
+    );
+    expect(analysis.entities).toEqual([]);
+    expect(analysis.unknown).toEqual(['NIKE']);
+    const res = await ask(h, token, {
+      prompt: 'What are the principal materials used in NIKE footwear products?',
+      document_id: deeplink,
+    });
+    expect(res.done!.generated_answer!.answer).toContain(
+      'The principal materials used in our footwear products are natural and synthetic rubber',
+    );
+  });
+});

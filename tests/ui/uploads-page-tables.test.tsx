@@ -1,0 +1,152 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DocumentDetail } from '../../contract/documents';
+import type { SummaryStatus, TableExtractionResult } from '../../contract/extract';
+import type { PdfDocument } from '../../src/features/uploads/pdfjs';
+import { FEED_FLAGS } from './feed-fixtures';
+import { apiError, renderShell, setViewportWidth, SIGNED_IN } from './shell-fake-workspace';
+
+// Issue 20 item 6: table extraction on a page of an uploaded PDF in the preview (flag
+// doc_table_extraction; POST /ml/table-extraction through the worker's tables.page): starting at
+// the cited page, each table shown with its header row, a page without tables said so, and the
+// server's refusal shown in its words. jsdom draws no PDF: pdf.js is a stand-in of 4 pages.
+vi.mock('../../src/features/uploads/pdfjs', () => ({
+  preparePdf: async () => {},
+  openPdf: async (): Promise<PdfDocument> => ({
+    numPages: 4,
+    getPage: async () => ({
+      getViewport: ({ scale }: { scale: number }) => ({ width: 612 * scale, height: 792 * scale }),
+      render: () => ({ promise: Promise.resolve(), cancel: () => {} }),
+      cleanup: () => {},
+    }),
+    destroy: async () => {},
+  }),
+}));
+
+beforeEach(() => setViewportWidth(1600));
+afterEach(cleanup);
+
+const SOURCE = 'needldrive_u1';
+const uploadedPdf: DocumentDetail = {
+  doc_id: 'doc-1',
+  deeplink: 'doc-1',
+  source: SOURCE,
+  source_id: 's-drive',
+  label: 'My drive',
+  category: 'rss_news',
+  category_tab: 'documents',
+  market: null,
+  unix: 1_700_000_000,
+  title: 'Segment revenues',
+  link: null,
+  plain_text: 'NIKE Brand revenues by segment (in millions)',
+  thumbnail_location: null,
+  mime_type: 'application/pdf',
+  company_name: null,
+  security_code: null,
+  security_id: null,
+  secondary_category: null,
+  categories: [],
+  access_key: 's-drive',
+  seq: 1,
+  content: '',
+  body: 'NIKE Brand revenues by segment (in millions)',
+  read: true,
+};
+const noSummary: SummaryStatus = {
+  deeplink: 'doc-1',
+  status: null,
+  summary_pdf: null,
+  error: null,
+};
+
+const page = (n: number, tables: TableExtractionResult['results']['tables']) => ({
+  deeplink: 'doc-1',
+  page_number: n,
+  num_pages: 4,
+  page_width: 612,
+  page_height: 792,
+  tables,
+});
+
+const open = (flags: Record<string, boolean>, handlers = {}) =>
+  renderShell({
+    path: `/preview/${SOURCE}/doc-1?pageNumber=2`,
+    session: SIGNED_IN,
+    handlers: {
+      'flags.get': () => ({ ...FEED_FLAGS, ...flags }),
+      'doc.get': () => uploadedPdf,
+      'docFile.original': () => new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
+      'docFile.summaryStatus': () => noSummary,
+      ...handlers,
+    },
+  });
+
+describe('tables of a PDF page', () => {
+  it('is offered only with the flag doc_table_extraction', async () => {
+    await open({ doc_table_extraction: false, doc_share: true });
+    await screen.findByRole('button', { name: 'Share' });
+    expect(screen.queryByRole('button', { name: 'Tables' })).toBeNull();
+  });
+
+  it('extracts the cited page’s tables, then another page’s', async () => {
+    const view = await open(
+      { doc_table_extraction: true },
+      {
+        'tables.page': ({ page_number }: { page_number: number }) => {
+          if (page_number === 2) {
+            return page(2, [
+              {
+                box: [64, 120, 548, 200],
+                rows: [
+                  ['Segment', 'Fiscal 2023', 'Fiscal 2022'],
+                  ['North America', '$ 21,608', '$ 18,353'],
+                  ['Greater China', '7,248', '7,547'],
+                ],
+              },
+            ]);
+          }
+          if (page_number === 3) return page(3, []);
+          throw apiError(400, 'bad_request', 'deeplink: The PDF is damaged and cannot be read.');
+        },
+      },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Tables' }));
+    const panel = screen.getByRole('region', { name: 'Tables on a page' });
+    const field = within(panel).getByLabelText('Page') as HTMLInputElement;
+    // The viewer's page (the citation's) first.
+    expect(field.value).toBe('2');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Extract tables' }));
+    const table = await within(panel).findByRole('table', { name: 'Table 1 of page 2' });
+    expect(within(panel).getByText('1 table on page 2 of 4')).toBeTruthy();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Segment', 'Fiscal 2023', 'Fiscal 2022']);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    ).toEqual([
+      ['North America', '$ 21,608', '$ 18,353'],
+      ['Greater China', '7,248', '7,547'],
+    ]);
+    expect(view.calls.filter((c) => c.op === 'tables.page').map((c) => c.input)).toEqual([
+      { deeplink: 'doc-1', page_number: 2 },
+    ]);
+
+    fireEvent.change(field, { target: { value: '3' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Extract tables' }));
+    expect(await within(panel).findByText('No tables found on page 3 of 4.')).toBeTruthy();
+    expect(within(panel).queryByRole('table')).toBeNull();
+
+    fireEvent.change(field, { target: { value: '4' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Extract tables' }));
+    expect((await within(panel).findByRole('alert')).textContent).toBe(
+      'deeplink: The PDF is damaged and cannot be read.',
+    );
+    await waitFor(() => expect(view.calls.filter((c) => c.op === 'tables.page')).toHaveLength(3));
+  });
+});
