@@ -106,7 +106,7 @@ export const readWrites = (deeplinks: readonly string[], read: boolean): PatchIt
     value: read ? true : undefined,
   }));
 
-/** The feed mirror's records, as mark-all-read reads them (worker/domains/feed-store.ts). */
+/** The feed mirror's records, as mark-all-read reads them (worker/domains/boards/feed-store.ts). */
 type FeedEntryLike = { doc: string; source: string; tab: string; unix: number };
 const FEED_ENTRIES = 'feed_entries';
 /** Entries read from the mirror for one mark-all-read, at most (the server has its own bound). */

@@ -3,7 +3,7 @@ import { FEED_SORT_LABELS, FEED_SORTS, type FeedSort } from '../../../contract/b
 import type { CategoryTabInfo } from '../../../contract/documents';
 import { formatCount } from '../../lib/format';
 import { useShell } from '../../shell-context';
-import type { ShownTab, TabKey } from './feed-tabs';
+import type { ShownTab, TabKey } from '../documents';
 
 /** Tab counts move with every page the worker mirrors: re-read them at most this often. */
 const TABS_REREAD_MS = 300;

@@ -3,7 +3,8 @@ import { SEARCH_SORT_LABELS, SEARCH_SORTS, type SearchSort } from '../../../cont
 import { withoutOverlayParams } from '../../lib/overlay';
 import { routesFor } from '../../lib/routes';
 import { useShell } from '../../shell-context';
-import { ALL_TAB, FeedTabsBar, type TabKey } from '../feed';
+import { FeedTabsBar } from '../boards';
+import { ALL_TAB, type TabKey } from '../documents';
 import { DateRangeMenu } from './date-range-menu';
 import { SearchInput } from './search-input';
 import { searchTabs } from './search-view';

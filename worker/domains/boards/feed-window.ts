@@ -1,8 +1,8 @@
-import type { FeedSort } from '../../contract/boards';
-import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../contract/documents';
-import { isNetworkError } from '../api-client';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+import type { FeedSort } from '../../../contract/boards';
+import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../../contract/documents';
+import { isNetworkError } from '../../api-client';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import {
   countKey,
   FEED,
@@ -20,7 +20,7 @@ import {
   type TabsRecord,
 } from './feed-store';
 import { currentOwner, ensureBackfill, feedState, fetchDocs, follow, startMeta } from './feed-sync';
-import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
+import { ensureReadList, readStates, type Ctx as ReadCtx } from '../read-state';
 
 /**
  * 'feed.window': a window of a feed in any sort and tab, from the mirror's indexes. The first

@@ -1,8 +1,8 @@
-import { boards, HOME_BOARD, type Board } from '../../contract/boards';
-import type { Variant } from '../../contract/tabs';
-import type { PatchItem } from '../mirror';
-import { sessionChanged } from '../api-errors';
-import { defineWorkerDomain } from '../registry';
+import { boards, HOME_BOARD, type Board } from '../../../contract/boards';
+import type { Variant } from '../../../contract/tabs';
+import type { PatchItem } from '../../mirror';
+import { sessionChanged } from '../../api-errors';
+import { defineWorkerDomain } from '../../registry';
 import { FEED_ENTRIES_SPEC, feedKeysOfDocs, type Ctx, type S } from './feed-store';
 import {
   createFeedStates,
@@ -12,8 +12,8 @@ import {
   resetFeed,
 } from './feed-sync';
 import { feedTabs, readFeedWindow, refreshFeed } from './feed-window';
-import { freshRead, ownKey } from './fresh';
-import { rowsShowingReadState } from './read-state';
+import { freshRead, ownKey } from '../fresh';
+import { rowsShowingReadState } from '../read-state';
 
 const BOARDS = 'boards' satisfies S;
 /** Every feed's id (disabled ones too), in the server's order, and when it was fetched. */

@@ -4,10 +4,10 @@ import {
   searchKey,
   type SearchParams,
   type SearchWindow,
-} from '../../contract/search';
-import { isNetworkError } from '../api-client';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+} from '../../../contract/search';
+import { isNetworkError } from '../../api-client';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import { fetchPage } from './search-fetch';
 import {
   PAGE,
@@ -18,7 +18,7 @@ import {
   type Ctx,
   type QueryRecord,
 } from './search-store';
-import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
+import { ensureReadList, readStates, type Ctx as ReadCtx } from '../read-state';
 
 /**
  * 'search.window': a window of a search's results. A search the mirror holds answers from it
