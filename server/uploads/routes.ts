@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   DEFAULT_MIME_TYPE,
-  fileTypeOf,
   UPLOAD_LINK_TTL_S,
   UPLOAD_MIME_BY_EXTENSION,
   UPLOAD_TRANSFER_PATH,
   type CompleteFile,
   type UploadConfig,
 } from '../../contract/uploads';
+import { fileTypeOf } from '../../contract/upload-files';
 import { afterCommit, transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';

@@ -5,8 +5,8 @@ import {
   type UploadStartInput,
   type UploadStartResult,
 } from '../../contract/upload-client';
+import { checkFiles } from '../../contract/upload-files';
 import {
-  checkFiles,
   UPLOAD_ERROR_TEXT,
   UPLOAD_FINAL_STATUSES,
   UPLOAD_POLL_CAP_MS,
