@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './define';
+import { LIMITS, text } from './define';
 
 /**
  * A note's snip document (contract/notebooks.ts holds the notebooks and notes that carry it):
