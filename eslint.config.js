@@ -132,6 +132,12 @@ export default tseslint.config(
     rules: { 'domains/feature-index': 'error' },
   },
   {
+    // worker/domains/<domain>/ for a domain of more than two files (boards, assistant, search).
+    files: ['worker/domains/**/*.ts'],
+    plugins: { domains: domainImports },
+    rules: { 'domains/worker-domain-index': 'error' },
+  },
+  {
     files: ['contract/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id } from './define';
-import { extensionOf, UploadStatus } from './uploads';
+import { extensionOf } from './upload-files';
+import { UploadStatus } from './uploads';
 
 /**
  * Files attached to an assistant chat (issue 20 item 7; 001 §2-5). An attachment is an

@@ -20,15 +20,6 @@ export * from './feed-query';
 
 export const HOME_BOARD = 'home';
 
-/** The loading text of feed creation: every 2000 ms, staying on the last (002 §2). */
-export const FEED_LOADING_TEXTS = [
-  'Analyzing Your Inputs',
-  'Building Context',
-  'Tailoring Recommendations',
-  'Applying Final Touches',
-] as const;
-export const FEED_LOADING_STEP_MS = 2000;
-
 /** The custom feed builder's pages and query parameters (002 §2). */
 export const FEED_BUILDER_PAGES = [
   'select-feed-type',
@@ -127,15 +118,6 @@ export const FEED_SORTS = [
 ] as const;
 export const FeedSort = z.enum(FEED_SORTS);
 export type FeedSort = z.infer<typeof FeedSort>;
-export const FEED_SORT_LABELS: Record<FeedSort, string> = {
-  latest: 'Latest first',
-  oldest: 'Oldest first',
-  company_asc: 'Company A to Z',
-  company_desc: 'Company Z to A',
-  category_asc: 'Category A to Z',
-  category_desc: 'Category Z to A',
-  priority: 'Priority people first',
-};
 
 /**
  * The key of a feed's document in the worker's 'feed_entries' store: what a 'changed' event on

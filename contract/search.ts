@@ -36,21 +36,6 @@ export const SearchSort = z.enum(SEARCH_SORTS, {
   message: `sort must be one of ${SEARCH_SORTS.join(', ')}`,
 });
 export type SearchSort = z.infer<typeof SearchSort>;
-export const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
-  relevance: 'Relevance',
-  latest: 'Latest first',
-  oldest: 'Oldest first',
-  updated_latest: 'Latest updated',
-  updated_oldest: 'Oldest updated',
-  size_largest: 'Size: largest',
-  size_smallest: 'Size: smallest',
-  attachments_with: 'With attachments',
-  attachments_without: 'Without attachments',
-  company_desc: 'Company Z to A',
-  company_asc: 'Company A to Z',
-  category_desc: 'Category Z to A',
-  category_asc: 'Category A to Z',
-};
 
 /**
  * `search_type` (002 §2): `{product}_web` searches the public corpus, `shared_data` the user's

@@ -14,6 +14,8 @@ import path from 'node:path';
  *   may only name a domain's types (`import type` from its index.ts: AppDeps's settings).
  * - `feature-index`: a folder of src/features/ imports another feature only through its
  *   index.ts.
+ * - `worker-domain-index`: a domain of worker/domains/ (a folder, or a single file such as
+ *   `user.ts`) imports another domain's folder only through its index.ts.
  *
  * Paths are resolved from the file being linted, so `../../documents/sanitize` from
  * server/ingest/filings/ is server/documents/sanitize.
@@ -139,23 +141,29 @@ const serverDomains = {
   },
 };
 
-/** @type {RuleModule} */
-const featureIndex = {
+/**
+ * A rule that lets a folder of `base` import another folder of it only through its index.ts.
+ * With `flat`, a file directly in `base` is a one-file member of its own (worker/domains/
+ * user.ts is the user domain) and is held to the same line; without, it is not checked.
+ * @param {{ base: string, what: string, flat: boolean }} options
+ * @returns {RuleModule}
+ */
+const indexOnly = ({ base, what, flat }) => ({
   meta: {
     type: 'problem',
-    docs: { description: 'a UI feature imports another feature only through its index.ts' },
+    docs: { description: `${what} imports another only through its index.ts` },
     schema: [],
     messages: {
-      deep: 'src/features/{{from}} may import src/features/{{to}} only through its index.ts, not {{target}}.',
+      deep: `${base}/{{from}} may import ${base}/{{to}} only through its index.ts, not {{target}}.`,
     },
   },
   create(context) {
-    const features = path.resolve(context.cwd, 'src/features');
+    const root = path.resolve(context.cwd, base);
     const file = context.physicalFilename;
-    const self = placeIn(features, file);
-    if (!self || self.rest === '') return {};
+    const self = placeIn(root, file);
+    if (!self || (self.rest === '' && !flat)) return {};
     return onImports((node, specifier) => {
-      const target = placeIn(features, path.resolve(path.dirname(file), specifier));
+      const target = placeIn(root, path.resolve(path.dirname(file), specifier));
       if (!target || target.folder === self.folder || isIndex(target.rest)) return;
       context.report({
         node,
@@ -164,8 +172,19 @@ const featureIndex = {
       });
     });
   },
-};
+});
+
+const featureIndex = indexOnly({ base: 'src/features', what: 'a UI feature', flat: false });
+const workerDomainIndex = indexOnly({
+  base: 'worker/domains',
+  what: 'a worker domain',
+  flat: true,
+});
 
 export const domainImports = {
-  rules: { 'server-domains': serverDomains, 'feature-index': featureIndex },
+  rules: {
+    'server-domains': serverDomains,
+    'feature-index': featureIndex,
+    'worker-domain-index': workerDomainIndex,
+  },
 };

@@ -13,7 +13,7 @@ import { createCoreHandlers, createOpTable, CORE_CONTRACTS, PUBLIC_OPS } from '.
 import { createOutbox } from './outbox';
 import { createReads } from './reads';
 import type { DomainContext, WorkerDomain } from './registry';
-import { createRegistry } from './registry-build';
+import { createRegistry, offerOf } from './registry-build';
 import { createSessionSignal, refreshDomains } from './registry-runtime';
 import { createSessionManager } from './session';
 import { createSync } from './sync';
@@ -128,6 +128,9 @@ export function createWorkspace(deps: WorkspaceDeps, options: WorkspaceOptions =
     track,
     variant: tabs.variant,
     claimAnalytics: session.claimAnalytics,
+    // The registry holds offers with their types erased; DomainOffers types each name's call.
+    ask: ((name: string, ...args: unknown[]) =>
+      offerOf(registry, name)(ctx, ...args)) as DomainContext['ask'],
   };
   const refresh = () => track(refreshDomains(registry.domains, ctx, tabs.variant()));
   const sync = createSync({

@@ -4,6 +4,7 @@ import { CORE_STORES, type StoreSpec, type StoreSpecs } from './mirror';
 import type {
   ChangeApplier,
   Mutation,
+  OfferHandler,
   OpHandler,
   ResolvedEndpoint,
   StoreWatcher,
@@ -30,6 +31,8 @@ export type Registry = {
   mutations: Map<string, RegisteredMutation>;
   changes: Map<string, { schema: z.ZodType; apply: ChangeApplier<string, unknown> }>;
   watchers: Map<string, StoreWatcher<string>[]>;
+  /** What each domain offers the others (`ctx.ask`), by name. */
+  offers: Map<string, OfferHandler>;
 };
 
 export type RegisteredMutation = {
@@ -56,6 +59,7 @@ export function createRegistry(
     mutations: new Map(),
     changes: new Map(),
     watchers: new Map(),
+    offers: new Map(),
   };
   const owners = new Map<string, string>();
   const claim = (what: string, name: string, by: string) => {
@@ -101,6 +105,10 @@ export function createRegistry(
       if (!apply) throw new Error(`worker registry: ${by} does not apply "${entity}" changes`);
       registry.changes.set(entity, { schema, apply });
     }
+    for (const [name, offer] of Object.entries(domain.offers)) {
+      claim('offer', name, by);
+      registry.offers.set(name, offer);
+    }
     for (const [store, watcher] of Object.entries(domain.watch)) {
       if (!Object.hasOwn(domain.stores, store)) {
         throw new Error(`worker registry: ${by} watches "${store}", a store it does not declare`);
@@ -110,6 +118,16 @@ export function createRegistry(
   }
   for (const domain of domains) addFollows(registry, domain);
   return registry;
+}
+
+/**
+ * A domain's offer to the others, or a throw naming it when no domain gives it (a domain
+ * declared its entry in DomainOffers but is not in this workspace's list).
+ */
+export function offerOf(registry: Registry, name: string): OfferHandler {
+  const offer = registry.offers.get(name);
+  if (!offer) throw new Error(`worker registry: no domain offers "${name}"`);
+  return offer;
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
   DomainContext,
   DomainCtx,
   Mutation,
+  OfferHandler,
   StoreWatcher,
   WorkerDomain,
 } from './registry';
@@ -65,6 +66,12 @@ export function bindDomainState(domain: WorkerDomain): WorkerDomain {
       stores: map(domain.follows.stores, watcher),
       changes: map(domain.follows.changes, applier),
     },
+    offers: map(
+      domain.offers,
+      (offer): OfferHandler =>
+        (ctx, ...args) =>
+          offer(withState(ctx), ...args),
+    ),
     refresh: refresh && ((ctx, variant) => refresh(withState(ctx), variant)),
   };
 }

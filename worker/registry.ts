@@ -21,6 +21,25 @@ import type { Connection } from './tabs';
 /** The stores a domain's code may touch: its own, plus 'kv' (out-of-line keys, the session's). */
 export type StoreOf<C extends DomainContract> = C['stores'][number] | 'kv';
 
+/**
+ * What domains offer each other: a function of the offering domain, run with that domain's own
+ * context (its stores, its state), so the asking domain knows none of its stores. Each offering
+ * domain declares its entries beside its definition, by augmenting this interface
+ * (`declare module '../registry' { interface DomainOffers { 'read.states'(...): ... } }`), and
+ * gives them in its parts' `offers`; `ctx.ask(name, ...args)` is typed from the declaration.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the domains' declarations
+export interface DomainOffers {}
+
+type OfferArgs<K extends keyof DomainOffers> = DomainOffers[K] extends (...args: infer A) => unknown
+  ? A
+  : never;
+type OfferResult<K extends keyof DomainOffers> = DomainOffers[K] extends (
+  ...args: never[]
+) => infer R
+  ? R
+  : never;
+
 /** What a domain's code is handed: the mirror, the client and the shared read machinery. */
 export type DomainContext<S extends string = string> = {
   mirror: Promise<Mirror<S>>;
@@ -46,6 +65,8 @@ export type DomainContext<S extends string = string> = {
   variant(): Variant;
   /** True the first time in this session (the analytics report goes once per session). */
   claimAnalytics(): Promise<boolean>;
+  /** Another domain's offer (DomainOffers), run with that domain's context and state. */
+  ask<K extends keyof DomainOffers>(name: K, ...args: OfferArgs<K>): OfferResult<K>;
 };
 
 /**
@@ -196,11 +217,24 @@ export type DomainParts<C extends DomainContract, St = undefined> = {
     };
   };
   /**
+   * What the domain offers other domains (declared in DomainOffers), run with its own context:
+   * another domain asks (`ctx.ask`) instead of reading the stores behind it.
+   */
+  offers?: {
+    [K in keyof DomainOffers]?: (
+      ctx: DomainCtx<StoreOf<C>, St>,
+      ...args: OfferArgs<K>
+    ) => OfferResult<K>;
+  };
+  /**
    * What the domain fetches again on sign-in and after a change-feed reset: data cached
    * forever, which no read would otherwise refetch.
    */
   refresh?(ctx: DomainCtx<StoreOf<C>, St>, variant: Variant): Promise<void>;
 };
+
+/** An offer as the registry runs it (types erased, checked by `defineWorkerDomain`). */
+export type OfferHandler = (ctx: DomainCtx, ...args: unknown[]) => unknown;
 
 /**
  * A domain as the registry runs it: its contract beside its parts, with the types erased (the
@@ -220,6 +254,7 @@ export type WorkerDomain = {
     stores: Record<string, StoreWatcher<string>>;
     changes: Record<string, ChangeApplier<string, unknown>>;
   };
+  offers: Record<string, OfferHandler>;
   refresh?(ctx: DomainCtx, variant: Variant): Promise<void>;
 };
 
@@ -241,6 +276,7 @@ export function defineWorkerDomain<const C extends DomainContract, St = undefine
     changes: loose.changes ?? {},
     watch: loose.watch ?? {},
     follows: { stores: loose.follows?.stores ?? {}, changes: loose.follows?.changes ?? {} },
+    offers: loose.offers ?? {},
     refresh: loose.refresh,
   };
 }

@@ -3,9 +3,7 @@ import { sql } from 'kysely';
 import {
   BOT_PLACEHOLDER,
   MAX_NOTEBOOKS,
-  MAX_NOTES_PER_NOTEBOOK,
   NoteDocument,
-  noteText,
   notebookKey,
   sanitizeNoteDocument,
   textToNoteDocument,
@@ -13,21 +11,21 @@ import {
   type Notebook,
 } from '../../contract/notebooks';
 import type { Db } from '../db/schema';
-import { htmlToText, lockContent, sanitizeHtml } from '../documents';
+import { lockContent } from '../documents';
 import { ApiError, badRequest } from '../errors';
 import { lockUserRow, recordChange } from '../sync';
 import { iso } from '../time';
 import { eligibility, type UploadSettings } from '../uploads';
-import { indexNote, unindexNotes } from './search-index';
+import { unindexNotes } from './search-index';
 
 /**
- * The notebooks domain's reads and writes, every one scoped to the user: another user's
- * notebook or note answers 404, as if it did not exist. Each write records its changes ('notebook',
- * 'note') in the request's transaction; a write to a note also records its notebook (its count
- * and updated_at moved).
+ * The notebooks' reads and writes (note-queries.ts: the notes'), every one scoped to the user:
+ * another user's notebook or note answers 404, as if it did not exist. Each write records its
+ * changes ('notebook', 'note') in the request's transaction; a write to a note also records its
+ * notebook (its count and updated_at moved). The helpers exported here are the notes' too.
  */
 
-const notFound = (what: string) => new ApiError(404, 'not_found', what);
+export const notFound = (what: string) => new ApiError(404, 'not_found', what);
 
 type NotebookRow = {
   id: string;
@@ -60,7 +58,7 @@ const toNotebook = (row: NotebookRow, notes: number): Notebook => ({
  * (a row written before a rule tightened still answers safely); a row that no longer parses
  * answers as its plain text.
  */
-const toNote = (row: NoteRow & { plain_text?: string }): Note => {
+export const toNote = (row: NoteRow & { plain_text?: string }): Note => {
   let document: Note['document'];
   try {
     const parsed = NoteDocument.safeParse(JSON.parse(row.document));
@@ -79,7 +77,7 @@ const toNote = (row: NoteRow & { plain_text?: string }): Note => {
 };
 
 const NOTEBOOK_COLUMNS = ['id', 'name', 'type', 'created_at', 'updated_at'] as const;
-const NOTE_COLUMNS = [
+export const NOTE_COLUMNS = [
   'id',
   'notebook_id',
   'name',
@@ -99,7 +97,7 @@ export const userNotebookCount = async (db: Db, userId: string): Promise<number>
   return Number(row.n);
 };
 
-const noteCounts = async (db: Db, userId: string, ids?: string[]) => {
+export const noteCounts = async (db: Db, userId: string, ids?: string[]) => {
   let query = db
     .selectFrom('notes')
     .select(['notebook_id', sql<number>`cast(count(*) as integer)`.as('n')])
@@ -124,7 +122,7 @@ export async function listNotebooks(db: Db, userId: string): Promise<Notebook[]>
   return rows.map((row) => toNotebook(row, counts.get(row.id) ?? 0));
 }
 
-const notebookRow = (db: Db, userId: string, id: string) =>
+export const notebookRow = (db: Db, userId: string, id: string) =>
   db
     .selectFrom('notebooks')
     .select(NOTEBOOK_COLUMNS)
@@ -140,7 +138,7 @@ export async function notebookOf(db: Db, userId: string, id: string): Promise<No
 }
 
 /** Records the notebook as it now stands (its count, name, updated_at) for every device. */
-async function recordNotebook(db: Db, userId: string, id: string, now: number) {
+export async function recordNotebook(db: Db, userId: string, id: string, now: number) {
   const notebook = await notebookOf(db, userId, id);
   await recordChange(
     db,
@@ -311,161 +309,6 @@ export async function notebookWithNotes(db: Db, userId: string, id: string, limi
   return {
     notebook,
     notes: rows.slice(0, limit).map(toNote),
-    has_more: rows.length > limit,
-  };
-}
-
-/** The document a create or a snip stores: links checked; a selection's HTML sanitised. */
-export const incomingDocument = (input: {
-  document?: Note['document'];
-  html?: string;
-}): Note['document'] => {
-  if (input.document) return sanitizeNoteDocument(input.document);
-  if (input.html) return textToNoteDocument(htmlToText(sanitizeHtml(input.html)));
-  return [];
-};
-
-const noteRow = (db: Db, userId: string, id: string) =>
-  db
-    .selectFrom('notes')
-    .select(NOTE_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-
-/** One note of the user (404 when there is none). */
-export async function noteOf(db: Db, userId: string, id: string): Promise<Note> {
-  const row = await noteRow(db, userId, id);
-  if (!row) throw notFound(`no such note: ${id}`);
-  return toNote(row);
-}
-
-/**
- * Creates a note in the user's notebook (404 when the user has no such notebook). A note of
- * that id already there is answered as it stands (a retried create). Call inside the request's
- * transaction.
- */
-export async function createNote(
-  db: Db,
-  userId: string,
-  notebookId: string,
-  input: { id?: string; name: string; document: Note['document'] },
-  product: string,
-  now: number,
-): Promise<Note> {
-  await lockContent(db);
-  await lockUserRow(db, userId);
-  if (!(await notebookRow(db, userId, notebookId))) {
-    throw notFound(`no such notebook: ${notebookId}`);
-  }
-  if (input.id !== undefined) {
-    const same = await noteRow(db, userId, input.id);
-    if (same) {
-      if (same.notebook_id !== notebookId) {
-        throw new ApiError(409, 'conflict', `note id ${input.id} is already used by another note`);
-      }
-      return toNote(same);
-    }
-  }
-  const count = (await noteCounts(db, userId, [notebookId])).get(notebookId) ?? 0;
-  if (count >= MAX_NOTES_PER_NOTEBOOK) {
-    throw badRequest(`a notebook holds at most ${MAX_NOTES_PER_NOTEBOOK} notes`);
-  }
-  const note: Note = {
-    id: input.id ?? randomUUID(),
-    notebook_id: notebookId,
-    name: input.name || 'Untitled note',
-    document: input.document,
-    created_at: iso(now),
-    updated_at: iso(now),
-  };
-  await db
-    .insertInto('notes')
-    .values({
-      user_id: userId,
-      ...note,
-      document: JSON.stringify(note.document),
-      plain_text: noteText(note.document),
-    })
-    .execute();
-  await indexNote(db, product, userId, note, now);
-  await touchNotebook(db, userId, notebookId, now);
-  await recordChange(
-    db,
-    userId,
-    { entity: 'note', entity_id: note.id, op: 'upsert', data: note },
-    now,
-  );
-  await recordNotebook(db, userId, notebookId, now);
-  return note;
-}
-
-const touchNotebook = (db: Db, userId: string, id: string, now: number) =>
-  db
-    .updateTable('notebooks')
-    .set({ updated_at: iso(now) })
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .execute();
-
-/** Replaces a note's document (and name); 404 when the user has no such note. */
-export async function snipNote(
-  db: Db,
-  userId: string,
-  id: string,
-  input: { document: Note['document']; name?: string },
-  product: string,
-  now: number,
-): Promise<Note> {
-  await lockContent(db);
-  await lockUserRow(db, userId);
-  const row = await noteRow(db, userId, id);
-  if (!row) throw notFound(`no such note: ${id}`);
-  const name = input.name === undefined ? row.name : input.name || 'Untitled note';
-  const document = JSON.stringify(input.document);
-  if (document === row.document && name === row.name) return toNote(row);
-  await db
-    .updateTable('notes')
-    .set({ name, document, plain_text: noteText(input.document), updated_at: iso(now) })
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
-    .execute();
-  const note = await noteOf(db, userId, id);
-  await indexNote(db, product, userId, note, now);
-  await touchNotebook(db, userId, note.notebook_id, now);
-  await recordChange(db, userId, { entity: 'note', entity_id: id, op: 'upsert', data: note }, now);
-  await recordNotebook(db, userId, note.notebook_id, now);
-  return note;
-}
-
-/** Deletes the user's note; 404 when there is none. */
-export async function deleteNote(db: Db, userId: string, id: string, product: string, now: number) {
-  await lockContent(db);
-  await lockUserRow(db, userId);
-  const row = await noteRow(db, userId, id);
-  if (!row) throw notFound(`no such note: ${id}`);
-  await unindexNotes(db, product, userId, [id], now);
-  await db.deleteFrom('notes').where('user_id', '=', userId).where('id', '=', id).execute();
-  await touchNotebook(db, userId, row.notebook_id, now);
-  await recordChange(db, userId, { entity: 'note', entity_id: id, op: 'delete', data: null }, now);
-  await recordNotebook(db, userId, row.notebook_id, now);
-  return 1;
-}
-
-/** A page of the user's notes by id (the mirror's pull). */
-export async function noteList(db: Db, userId: string, after: string | undefined, limit: number) {
-  let query = db
-    .selectFrom('notes')
-    .select(NOTE_COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .limit(limit + 1);
-  if (after !== undefined) query = query.where('id', '>', after);
-  const rows = await query.execute();
-  const page = rows.slice(0, limit);
-  return {
-    notes: page.map(toNote),
-    cursor: page.at(-1)?.id ?? null,
     has_more: rows.length > limit,
   };
 }

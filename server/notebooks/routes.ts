@@ -4,16 +4,18 @@ import { routesFor } from '../http/define';
 import { uploadSettingsOf } from '../uploads';
 import {
   createNote,
-  createNotebook,
   deleteNote,
-  deleteNotebook,
   incomingDocument,
-  listNotebooks,
-  notebookWithNotes,
   noteList,
   noteOf,
-  renameNotebook,
   snipNote,
+} from './note-queries';
+import {
+  createNotebook,
+  deleteNotebook,
+  listNotebooks,
+  notebookWithNotes,
+  renameNotebook,
 } from './queries';
 
 /**

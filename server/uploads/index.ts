@@ -1,5 +1,7 @@
 import { defineServerDomain } from '../domain';
 import { uploadMigrations } from './migrations';
+import { registerAccountRoutes } from './account-routes';
+import { registerDocumentRoutes } from './document-routes';
 import { registerUploadRoutes } from './routes';
 import { registerDownload, registerShareGuard } from './share';
 import { registerTransfer } from './transfer';
@@ -18,6 +20,8 @@ export const uploadsDomain = defineServerDomain({
     registerTransfer(app, deps);
     registerDownload(app, deps);
     registerUploadRoutes(app, deps);
+    registerAccountRoutes(app, deps);
+    registerDocumentRoutes(app, deps);
   },
   migrations: uploadMigrations,
 });

@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   DEFAULT_MIME_TYPE,
-  fileTypeOf,
   UPLOAD_LINK_TTL_S,
   UPLOAD_MIME_BY_EXTENSION,
   UPLOAD_TRANSFER_PATH,
   type CompleteFile,
   type UploadConfig,
 } from '../../contract/uploads';
+import { fileTypeOf } from '../../contract/upload-files';
 import { afterCommit, transact, type AppDeps, type AppEnv } from '../context';
 import type { Db } from '../db/schema';
 import { ApiError } from '../errors';
@@ -16,7 +16,7 @@ import { routesFor } from '../http/define';
 import { iso } from '../time';
 import { noStorage, uploadDepsOf, type UploadDeps } from './context';
 import { filesByKeys, toUploadedFile, type FileRow } from './files';
-import { eligibility, storageMessage, storageStanding } from './pricing';
+import { storageMessage, storageStanding } from './pricing';
 import { deleteUploadedDocument } from './remove';
 
 /** The local transfer link's secret is kept only as this hash. */
@@ -48,7 +48,7 @@ export const overStorage = async (db: Db, userId: string, u: UploadDeps) => {
 const notFound = (what: string) => new ApiError(404, 'not_found', what);
 
 /** Deletes the user's files (rows, documents, then bytes), e.g. PUT complete action remove. */
-async function removeFiles(
+export async function removeFiles(
   c: Parameters<typeof transact>[0],
   deps: AppDeps,
   u: UploadDeps,
@@ -378,82 +378,6 @@ export const registerUploadRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) =>
       next: rows.length > query.limit && last ? `${last.created_at}|${last.key}` : null,
     };
   });
-
-  on('userStorage', async (c, { auth }) => {
-    const u = need();
-    const s = await storageStanding(c.var.db, auth.user.id, u.settings);
-    return {
-      results: { used_bytes: s.used, limit_bytes: s.limit, file_count: s.files, plan: s.plan.name },
-    };
-  });
-
-  on('pricingMessaging', async (c, { auth }) => {
-    const u = need();
-    return { results: await eligibility(c.var.db, auth.user.id, u.settings) };
-  });
-
-  on('storageLimit', async (c, { auth }) => {
-    const u = need();
-    const s = await storageStanding(c.var.db, auth.user.id, u.settings);
-    return {
-      results: {
-        isEligible: s.used < s.limit,
-        used_bytes: s.used,
-        limit_bytes: s.limit,
-        remaining_bytes: s.remaining,
-        plan: s.plan.name,
-      },
-    };
-  });
-
-  on('customerPortal', async () => ({
-    results: { session_url: need().settings.customerPortalUrl ?? null },
-  }));
-
-  on('docDelete', async (c, { params, query, auth }) => {
-    const u = need();
-    const userId = auth.user.id;
-    const row = await ownUpload(c.var.db, userId, params.source, query.deeplink);
-    if (!row) throw notFound(`no such document: ${query.deeplink}`);
-    await removeFiles(c, deps, u, userId, [row]);
-    return { ok: true as const, message: 'Document deleted' };
-  });
-
-  on('docShareRevoke', async (c, { params, query, auth }) => {
-    const userId = auth.user.id;
-    const doc = await c.var.db
-      .selectFrom('document_shares as sh')
-      .innerJoin('documents as d', 'd.id', 'sh.document_id')
-      .innerJoin('sources as s', 's.id', 'd.source_id')
-      .select('d.id')
-      .where('sh.user_id', '=', userId)
-      .where('d.id', '=', query.deeplink)
-      .where((eb) => eb.or([eb('s.key', '=', params.source), eb('s.id', '=', params.source)]))
-      .executeTakeFirst();
-    if (!doc) throw notFound(`no shared document: ${query.deeplink}`);
-    await transact(c, (db) =>
-      db
-        .updateTable('document_shares')
-        .set({ revoked_at: iso(deps.now()) })
-        .where('document_id', '=', doc.id)
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .execute(),
-    );
-    return { ok: true as const, message: 'Sharing stopped' };
-  });
 };
 
 const settled = (f: { status: string }) => f.status === 'COMPLETED' || f.status === 'FAILED';
-
-/** The user's upload that became document `deeplink` of source `source` (key or id). */
-export const ownUpload = (db: Db, userId: string, source: string, deeplink: string) =>
-  db
-    .selectFrom('upload_files as u')
-    .innerJoin('documents as d', 'd.id', 'u.document_id')
-    .innerJoin('sources as s', 's.id', 'd.source_id')
-    .selectAll('u')
-    .where('u.user_id', '=', userId)
-    .where('d.id', '=', deeplink)
-    .where((eb) => eb.or([eb('s.key', '=', source), eb('s.id', '=', source)]))
-    .executeTakeFirst();

@@ -13,7 +13,7 @@ const CustomFeedOverlay = lazy(() =>
 );
 /** The document preview (000 §2), its own chunk (it carries the HTML sanitiser). */
 const PreviewOverlay = lazy(() =>
-  import('../features/feed/preview-panel').then((m) => ({ default: m.PreviewPanel })),
+  import('../features/documents/preview-panel').then((m) => ({ default: m.PreviewPanel })),
 );
 
 /** The assistant's chat (001 §2), its own chunk (it carries the markdown renderer). */

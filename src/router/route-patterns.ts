@@ -8,7 +8,7 @@ import { CONTENT_CATEGORIES, routesFor } from '../lib/routes';
 /** The full-screen preview; /preview/{product}_notebooks/{id} (a note) is more specific. */
 export const PREVIEW_PATTERN = '/preview/$category/$deeplink';
 
-/** The feed screen's routes (src/features/feed/feed-view.ts says what each shows). */
+/** The feed screen's routes (src/features/boards/feed-view.ts says what each shows). */
 export function feedPatterns(product: string): string[] {
   const r = routesFor(product);
   return [

@@ -21,7 +21,7 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     feedManager: lazyPage(() =>
       import('../features/boards/feed-manager-page').then((m) => m.FeedManagerPage),
     ),
-    feed: lazyPage(() => import('../features/feed/feed-page').then((m) => m.FeedPage)),
+    feed: lazyPage(() => import('../features/boards/feed-page').then((m) => m.FeedPage)),
     connectRss: lazyPage(() =>
       import('../features/sources/connect-rss-page').then((m) => m.ConnectRssPage),
     ),
@@ -31,7 +31,9 @@ export function createLazyScreens(lazyPage: ReturnType<typeof createLazyPageLoad
     feedSettings: lazyPage(() =>
       import('../features/sources/feed-settings-page').then((m) => m.FeedSettingsPage),
     ),
-    preview: lazyPage(() => import('../features/feed/preview-page').then((m) => m.PreviewPage)),
+    preview: lazyPage(() =>
+      import('../features/documents/preview-page').then((m) => m.PreviewPage),
+    ),
     search: lazyPage(() => import('../features/search/search-page').then((m) => m.SearchPage)),
     searchFull: lazyPage(() =>
       import('../features/search/search-full-page').then((m) => m.SearchFullPage),

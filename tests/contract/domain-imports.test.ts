@@ -109,10 +109,10 @@ describe('UI features', () => {
     expect(
       await messages(
         'src/features/search/x.ts',
-        "import { ALL_TAB as x } from '../feed/feed-tabs';\n",
+        "import { ALL_TAB as x } from '../documents/feed-tabs';\n",
       ),
     ).toEqual([
-      'domains/feature-index: src/features/search may import src/features/feed only through its index.ts, not feed/feed-tabs.',
+      'domains/feature-index: src/features/search may import src/features/documents only through its index.ts, not documents/feed-tabs.',
     ]);
   });
 
@@ -120,7 +120,45 @@ describe('UI features', () => {
     expect(
       await messages(
         'src/features/search/x.ts',
-        "import { ALL_TAB } from '../feed';\nimport { z } from './y';\nconst x = [ALL_TAB, z];\n",
+        "import { ALL_TAB } from '../documents';\nimport { z } from './y';\nconst x = [ALL_TAB, z];\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('worker domains', () => {
+  it('refuses an import of another domain folder internal file', async () => {
+    expect(
+      await messages(
+        'worker/domains/search/x.ts',
+        "import { feedKeysOfDocs as x } from '../boards/feed-store';\n",
+      ),
+    ).toEqual([
+      'domains/worker-domain-index: worker/domains/search may import worker/domains/boards only through its index.ts, not boards/feed-store.',
+    ]);
+    // A one-file domain (worker/domains/documents.ts) is held to the same line.
+    expect(
+      await messages(
+        'worker/domains/documents.ts',
+        "import { internCitations as x } from './assistant/assistant-store';\n",
+      ),
+    ).toEqual([
+      'domains/worker-domain-index: worker/domains/documents may import worker/domains/assistant only through its index.ts, not assistant/assistant-store.',
+    ]);
+  });
+
+  it('lets a domain import its own files, a one-file domain, a folder index and the core', async () => {
+    expect(
+      await messages(
+        'worker/domains/boards/x.ts',
+        [
+          "import { feedKeysOfDocs } from './feed-store';",
+          "import { readStates } from '../read-state';",
+          "import { searchDomain } from '../search';",
+          "import { defineWorkerDomain } from '../../registry';",
+          'const x = [feedKeysOfDocs, readStates, searchDomain, defineWorkerDomain];',
+          '',
+        ].join('\n'),
       ),
     ).toEqual([]);
   });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkFiles,
-  fileProblem,
-  fileTypeOf,
-  UploadCompletePutBody,
-  UploadInitBody,
-  uploadsSettled,
-  type UploadConfig,
-} from '../../contract/uploads';
+import { checkFiles, fileProblem, fileTypeOf, uploadsSettled } from '../../contract/upload-files';
+import { UploadCompletePutBody, UploadInitBody, type UploadConfig } from '../../contract/uploads';
 
 const config: UploadConfig = {
   file_count_limit: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monthOf, unixOfDateText } from '../../server/ingest/parse-feed';
+import { monthOf, unixOfDateText } from '../../server/ingest/feed-dates';
 
 /**
  * Dates as real feeds write them, each with the unix seconds it stands for (worked out by hand

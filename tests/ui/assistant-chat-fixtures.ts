@@ -205,6 +205,6 @@ export async function preloadAssistant() {
   await Promise.all([
     import('../../src/features/assistant/assistant-page'),
     import('../../src/features/assistant/assistant-overlay'),
-    import('../../src/features/feed/preview-page'),
+    import('../../src/features/documents/preview-page'),
   ]);
 }

@@ -64,6 +64,7 @@ describe('a new chat on the full page', () => {
         scope: { searchWithin: 'all', currentFeedOrDocumentId: 'home' },
         mode: 'answer',
         pro: false,
+        attachments: [],
         timezone: expect.any(String),
       },
     ]);

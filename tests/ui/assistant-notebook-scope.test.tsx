@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { askQuery } from '../../worker/domains/assistant-stream';
+import { askQuery } from '../../worker/domains/assistant/assistant-stream';
 import { preloadAssistant, renderAssistant } from './assistant-chat-fixtures';
 import { setViewportWidth } from './shell-fake-workspace';
 

@@ -5,7 +5,7 @@ import { SIGNED_IN, apiError, renderShell, setViewportWidth } from './shell-fake
 
 /** The list's scroll area is 600 px tall (jsdom lays nothing out, so the test says so). */
 const VIEWPORT_PX = 600;
-/** A desktop card's height (src/features/feed/result-card.tsx). */
+/** A desktop card's height (src/features/documents/result-card.tsx). */
 const CARD_PX = 200;
 
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DocumentDetail } from '../../contract/documents';
-import { clearReadingList } from '../../src/features/feed/reading-list';
+import { clearReadingList } from '../../src/features/documents/reading-list';
 import { FEED_FLAGS, createFeed, storyCard } from './feed-fixtures';
 import { createSearch, rateDetail } from './search-fixtures';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';

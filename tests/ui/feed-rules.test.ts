@@ -8,9 +8,9 @@ import {
   previewSearch,
   splitPills,
   textLines,
-} from '../../src/features/feed/card-rules';
-import { selectedTab, shownTabs } from '../../src/features/feed/feed-tabs';
-import { feedViewOf } from '../../src/features/feed/feed-view';
+} from '../../src/features/documents/card-rules';
+import { selectedTab, shownTabs } from '../../src/features/documents/feed-tabs';
+import { feedViewOf } from '../../src/features/boards/feed-view';
 import { helpLink } from '../../src/lib/help-links';
 import { CHROMIUM_MAX_ELEMENT_PX, scrollScale } from '../../src/lists/scroll-scale';
 

@@ -5,7 +5,7 @@ import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace
 
 afterEach(() => cleanup());
 // The feed screen is loaded on demand: load it once before the tests wait for it.
-beforeAll(() => import('../../src/features/feed/feed-page'));
+beforeAll(() => import('../../src/features/boards/feed-page'));
 
 /** The side navigation, shown or not (closed, it is hidden from assistive technology). */
 function sideNav(): HTMLElement {

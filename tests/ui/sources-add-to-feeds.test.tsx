@@ -5,7 +5,7 @@ import { FEED_FLAGS, createFeed, source } from './feed-fixtures';
 import { SIGNED_IN, apiError, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 /** The app loads its screens on demand: loaded first, the tests wait for their own work only. */
-beforeAll(() => Promise.all([import('../../src/features/feed/feed-page')]), 60_000);
+beforeAll(() => Promise.all([import('../../src/features/boards/feed-page')]), 60_000);
 beforeEach(() => setViewportWidth(1600));
 afterEach(cleanup);
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ChatUpdate } from '../../contract/assistant';
 import type { WorkerEvent } from '../../contract/worker-api';
 import { resolveRequest } from '../../worker/api-request';
-import { createLiveUpdates, PATCH_MS, newLive } from '../../worker/domains/assistant-live';
+import {
+  createLiveUpdates,
+  PATCH_MS,
+  newLive,
+} from '../../worker/domains/assistant/assistant-live';
 import { createTabRegistry, type Connection } from '../../worker/tabs';
 import { createManualClock, createMemoryLocks } from '../../worker/testing';
 import { ALL, askingUser, botOf, patches, patchIn, scriptedStream } from './assistant-support';

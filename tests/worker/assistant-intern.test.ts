@@ -1,7 +1,7 @@
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { AskAnswer, Citation } from '../../contract/assistant';
-import { internCitations } from '../../worker/domains/assistant-store';
+import { internCitations } from '../../worker/domains/assistant/assistant-store';
 
 /**
  * DONE's answer as the worker keeps it and sends it to tabs: a citation repeated with equal

@@ -7,7 +7,7 @@ import { productDomains } from '../../worker/domains';
 import type { HeadlessTab } from '../../worker/headless';
 import { CORE_CONTRACTS } from '../../worker/ops';
 import { defineWorkerDomain } from '../../worker/registry';
-import { createRegistry } from '../../worker/registry-build';
+import { createRegistry, offerOf } from '../../worker/registry-build';
 import type { RequestInitLike } from '../../worker/deps';
 import {
   createFaultyFetch,
@@ -247,7 +247,10 @@ const Seen = z.object({
 const counters = defineDomain({
   name: 'counters',
   endpoints: {},
-  ops: { 'counters.seen': op(z.object({}), Seen) },
+  ops: {
+    'counters.seen': op(z.object({}), Seen),
+    'counters.readOf': op(z.object({ deeplinks: z.array(z.string()) }), z.array(z.boolean())),
+  },
   changes: {},
   stores: [],
 });
@@ -260,6 +263,8 @@ const countersDomain = defineWorkerDomain(counters, {
       ctx.state.reads += 1;
       return ctx.state;
     },
+    // The read state through the documents domain's offer: no store of it is named here.
+    'counters.readOf': (ctx, { deeplinks }) => ctx.ask('read.states', deeplinks),
   },
   changes: {},
   follows: {
@@ -329,6 +334,13 @@ describe('a domain with state that follows other domains', () => {
       changes: ['doc-2'],
     });
     expect(await a.api.call('doc.readState', { deeplinks: ['doc-2'] })).toEqual({ 'doc-2': true });
+    // Asked of the documents domain (its offer 'read.states'), answered from its store.
+    expect(await call(a, 'counters.readOf', { deeplinks: ['doc-1', 'doc-2', 'doc-3'] })).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(await call(b, 'counters.readOf', { deeplinks: ['doc-1'] })).toEqual([false]);
     // The other workspace heard nothing.
     expect(await call(b, 'counters.seen', {})).toEqual({ reads: 2, stores: [], changes: [] });
   });
@@ -358,6 +370,21 @@ describe('the registry refuses a domain that does not add up', () => {
     );
     expect(build(widgetsDomain, twin)).toThrow(
       'worker registry: op "widgets.save" is declared by domain "widgets" and domain "twin"',
+    );
+  });
+
+  it('names an offer given twice, and an offer no domain gives', () => {
+    const echo = defineWorkerDomain(
+      defineDomain({ name: 'echo', endpoints: {}, ops: {}, changes: {}, stores: [] }),
+      { stores: {}, changes: {}, offers: { 'read.states': async () => [] } },
+    );
+    expect(build(echo)).toThrow(
+      'worker registry: offer "read.states" is declared by domain "documents" and domain "echo"',
+    );
+    // A workspace without the documents domain: its offer is not there to ask.
+    const bare = createRegistry(CORE_CONTRACTS, []);
+    expect(() => offerOf(bare, 'read.states')).toThrow(
+      'worker registry: no domain offers "read.states"',
     );
   });
 

@@ -99,8 +99,23 @@ describe('search.refresh, search.tags and search.exchanges', () => {
     expect(net.asked.length).toBe(2);
   });
 
-  it('answers the tag facets and the companies filing, by country', async () => {
-    const { tab } = await signedUp();
+  it("answers the user's tag facets and the companies filing, by country", async () => {
+    const { tab, window } = await signedUp();
+    // Facets are the user's own tags (issue 21): Earnings on both survey items, Guidance on one.
+    const rows = (await window('numbat survey', 0, 10)).rows;
+    const deeplinkOf = (title: string) => rows.find((r) => r.title_label === title)!.deeplink;
+    await tab.api.call('tags.setDocument', {
+      deeplink: deeplinkOf('Numbat survey one'),
+      tag_ids: ['t-earnings', 't-guidance'],
+      create: [
+        { id: 't-earnings', tag: 'Earnings' },
+        { id: 't-guidance', tag: 'Guidance' },
+      ],
+    });
+    await tab.api.call('tags.setDocument', {
+      deeplink: deeplinkOf('Numbat survey two'),
+      tag_ids: ['t-earnings'],
+    });
     const params = { q: 'numbat' };
     expect(await tab.api.call('search.tags', { params })).toEqual([
       { key: 'Earnings', count: 2 },

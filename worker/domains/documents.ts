@@ -1,5 +1,4 @@
 import { documents, MARK_ALL_READ_LIMIT, type DocumentDetail } from '../../contract/documents';
-import type { Mirror } from '../mirror';
 import { ApiError } from '../api-client';
 import { sessionChanged } from '../api-errors';
 import { defineWorkerDomain } from '../registry';
@@ -9,9 +8,20 @@ import {
   READ_STORE,
   readStates,
   readWrites,
-  unreadInFeed,
   type S,
 } from './read-state';
+
+declare module '../registry' {
+  interface DomainOffers {
+    /** Whether each document is read, from the mirror (absent: unread). */
+    'read.states'(deeplinks: readonly string[]): Promise<boolean[]>;
+    /**
+     * The read list pulled once per mirror (wait: awaited the first time, offline tolerated);
+     * in the background after that. For the domains whose rows carry the read state.
+     */
+    'read.ensureList'(wait: boolean): Promise<void>;
+  }
+}
 
 const DOCS = 'documents' satisfies S;
 
@@ -77,9 +87,8 @@ export const documentsDomain = defineWorkerDomain(documents, {
       // In line with single marks: the last thing the user did to read state is what stands.
       orderKey: () => 'read',
       async optimistic(ctx, input) {
-        // The feed's entries are the boards domain's store: read here, never written.
-        const mirror = (await ctx.mirror) as unknown as Mirror<string>;
-        const marked = await unreadInFeed(mirror, input, MARK_ALL_READ_LIMIT);
+        // The feed's entries are the boards domain's: it answers which of them are unread.
+        const marked = await ctx.ask('feed.unreadBefore', input, MARK_ALL_READ_LIMIT);
         if (input.mark_id) markedHere.set(input.mark_id, marked);
         return readWrites(marked, true);
       },
@@ -101,6 +110,10 @@ export const documentsDomain = defineWorkerDomain(documents, {
       optimistic: (_ctx, { deeplinks }) => readWrites(deeplinks, false),
       deferred: () => undefined,
     },
+  },
+  offers: {
+    'read.states': async (ctx, deeplinks) => readStates(await ctx.mirror, deeplinks),
+    'read.ensureList': ensureReadList,
   },
   changes: {
     read_status(change, tx) {

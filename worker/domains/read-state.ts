@@ -91,7 +91,7 @@ export async function ensureReadList(ctx: Ctx, wait: boolean) {
 
 /** Whether each deeplink is read, from the mirror (one transaction). */
 export async function readStates(
-  mirror: Mirror<string>,
+  mirror: Mirror<S>,
   deeplinks: readonly string[],
 ): Promise<boolean[]> {
   const values = await mirror.getMany<boolean>(READ_STORE, deeplinks);
@@ -105,44 +105,3 @@ export const readWrites = (deeplinks: readonly string[], read: boolean): PatchIt
     key: deeplink,
     value: read ? true : undefined,
   }));
-
-/** The feed mirror's records, as mark-all-read reads them (worker/domains/feed-store.ts). */
-type FeedEntryLike = { doc: string; source: string; tab: string; unix: number };
-const FEED_ENTRIES = 'feed_entries';
-/** Entries read from the mirror for one mark-all-read, at most (the server has its own bound). */
-const MARK_ALL_SCAN = 100_000;
-
-/**
- * The documents a mark-all-read marks in the mirror: the feed's mirrored entries dated at or
- * before `before` (within `tab` and `source`) that are unread, newest first, at most
- * MARK_ALL_READ_LIMIT, as the server picks them. Read from the feed's time index (the tab's
- * when given), so a feed the mirror does not hold marks nothing here (the server's answer then
- * names what it marked).
- */
-export async function unreadInFeed(
-  mirror: Mirror<string>,
-  input: { board: string; before: number; tab?: string | null; source?: string | null },
-  limit: number,
-): Promise<string[]> {
-  const prefix: Array<string | number> = input.tab ? [input.board, input.tab] : [input.board];
-  const entries = await mirror.transact([FEED_ENTRIES], (tx) =>
-    tx.indexRange<FeedEntryLike>(
-      FEED_ENTRIES,
-      input.tab ? 'tab_time' : 'time',
-      { lower: prefix, upper: [...prefix, input.before, []] },
-      MARK_ALL_SCAN,
-    ),
-  );
-  const wanted = entries
-    .filter((e) => !input.source || e.source === input.source)
-    .sort((a, b) => b.unix - a.unix || (a.doc < b.doc ? 1 : a.doc > b.doc ? -1 : 0));
-  const states = await readStates(
-    mirror,
-    wanted.map((e) => e.doc),
-  );
-  const unread: string[] = [];
-  for (let i = 0; i < wanted.length && unread.length < limit; i += 1) {
-    if (!states[i]) unread.push(wanted[i].doc);
-  }
-  return [...new Set(unread)];
-}

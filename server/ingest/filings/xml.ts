@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
-import { assertWellFormed, unixOfDateText } from '../parse-feed';
+import { unixOfDateText } from '../feed-dates';
+import { assertWellFormed } from '../parse-feed';
 
 /**
  * A plain object view of an XML feed for the filings parsers, which read fields the generic

@@ -1,4 +1,4 @@
-import { originalLink } from '../feed';
+import { originalLink } from '../documents';
 
 /**
  * What an answer's markdown may turn into (001 §2 "Citation links and preview"). Answers come

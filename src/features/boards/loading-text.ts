@@ -1,5 +1,13 @@
 import { useEffect, useState } from 'react';
-import { FEED_LOADING_STEP_MS, FEED_LOADING_TEXTS } from '../../../contract/boards';
+
+/** The loading text of feed creation: every 2000 ms, staying on the last (002 §2). */
+const FEED_LOADING_TEXTS = [
+  'Analyzing Your Inputs',
+  'Building Context',
+  'Tailoring Recommendations',
+  'Applying Final Touches',
+] as const;
+const FEED_LOADING_STEP_MS = 2000;
 
 /**
  * The loading text while a feed is being created (002 §2): a new message every 2000 ms,

@@ -4,7 +4,7 @@ import type { FacetValue, SearchParams } from '../../../contract/search';
 import { formatCount } from '../../lib/format';
 import { useShell } from '../../shell-context';
 import { exchangeCountryOf } from './search-view';
-import type { TabKey } from '../feed';
+import type { TabKey } from '../documents';
 
 /** Facet values listed at most (the most frequent first, as the worker answers them). */
 const SHOWN = 20;

@@ -1,13 +1,31 @@
 import { Link } from '@tanstack/react-router';
-import { SEARCH_SORT_LABELS, SEARCH_SORTS, type SearchSort } from '../../../contract/search';
+import { SEARCH_SORTS, type SearchSort } from '../../../contract/search';
 import { withoutOverlayParams } from '../../lib/overlay';
 import { routesFor } from '../../lib/routes';
 import { useShell } from '../../shell-context';
-import { ALL_TAB, FeedTabsBar, type TabKey } from '../feed';
+import { FeedTabsBar } from '../boards';
+import { ALL_TAB, type TabKey } from '../documents';
 import { DateRangeMenu } from './date-range-menu';
 import { SearchInput } from './search-input';
 import { searchTabs } from './search-view';
 import type { SearchPageState } from './use-search-page';
+
+/** What the sort menu says for each of the contract's search sorts. */
+const SEARCH_SORT_LABELS: Record<SearchSort, string> = {
+  relevance: 'Relevance',
+  latest: 'Latest first',
+  oldest: 'Oldest first',
+  updated_latest: 'Latest updated',
+  updated_oldest: 'Oldest updated',
+  size_largest: 'Size: largest',
+  size_smallest: 'Size: smallest',
+  attachments_with: 'With attachments',
+  attachments_without: 'Without attachments',
+  company_desc: 'Company Z to A',
+  company_asc: 'Company A to Z',
+  category_desc: 'Category Z to A',
+  category_asc: 'Category A to Z',
+};
 
 /**
  * What sits above the results: the search box, the category tabs with counts, the sort menu,

@@ -4,7 +4,7 @@ import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
 import { useFillHeight } from '../../layout/use-fill-height';
 import { useViewportWidth } from '../../layout/use-viewport-width';
-import { PreviewPanel, type CardLink } from '../feed';
+import { PreviewPanel, type CardLink } from '../documents';
 import type { PreviewHighlight } from './mark-text';
 import { SearchControls } from './search-controls';
 import { SearchHeading } from './search-heading';

@@ -5,7 +5,7 @@ import { overlayVisible, withoutOverlayParams } from '../../lib/overlay';
 import { routesFor } from '../../lib/routes';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { useShell } from '../../shell-context';
-import { fullPreviewSearch, previewSearch, type CardLink } from '../feed';
+import { fullPreviewSearch, previewSearch, type CardLink } from '../documents';
 import { FacetsPanel } from './facets-panel';
 import { SearchControls } from './search-controls';
 import { SearchHeading } from './search-heading';

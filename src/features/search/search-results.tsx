@@ -13,7 +13,7 @@ import {
   sanitizeHighlightHtml,
   useReadingLoop,
   type CardLink,
-} from '../feed';
+} from '../documents';
 import { joinSnippets } from './join-snippets';
 import { NO_RESULTS_TEXT, resultCountText } from './search-view';
 import { retrySearch, useSearchWindow, type SearchAnswer } from './use-search-window';

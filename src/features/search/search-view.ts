@@ -10,7 +10,7 @@ import {
   type SearchParams,
 } from '../../../contract/search';
 import { pathSegments } from '../../lib/path';
-import { ALL_TAB, isFeedTab, shownTabs, type ShownTab, type TabKey } from '../feed';
+import { ALL_TAB, isFeedTab, shownTabs, type ShownTab, type TabKey } from '../documents';
 
 /**
  * Which search a search route shows (000 §2, 002 §2), read from its path and query. No React,

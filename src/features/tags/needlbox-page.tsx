@@ -8,7 +8,7 @@ import { useViewportWidth } from '../../layout/use-viewport-width';
 import { routesFor } from '../../lib/routes';
 import { RetryAlert } from '../../shell/retry-alert';
 import { useShell } from '../../shell-context';
-import { ResultCardView } from '../feed';
+import { ResultCardView } from '../documents';
 import { useUserTags } from './tag-store';
 
 /** The most documents one needlbox page lists (tags.documents answers at most 5000). */

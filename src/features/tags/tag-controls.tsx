@@ -8,7 +8,7 @@ import {
 } from '../../../contract/tags';
 import { useShell } from '../../shell-context';
 import { useCloseOutside } from '../../lib/use-close-outside';
-import { PillTags } from '../feed';
+import { PillTags } from '../documents';
 import { newTagId, useDocumentTags, useUserTags, type DocumentTagsState } from './tag-store';
 
 /**

@@ -1,4 +1,5 @@
-import { UPLOAD_MIME_BY_EXTENSION, extensionOf } from '../../../contract/uploads';
+import { extensionOf } from '../../../contract/upload-files';
+import { UPLOAD_MIME_BY_EXTENSION } from '../../../contract/uploads';
 
 /** An uploaded document's texts and rules in the preview (no React, no DOM). */
 

@@ -4,7 +4,7 @@ import { formatDate } from '../../lib/format';
 import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
 import { goBack } from '../../shell/go-back';
-import { PreviewPanel } from '../feed';
+import { PreviewPanel } from '../documents';
 import './document-viewer.css';
 
 /**
@@ -15,7 +15,7 @@ import './document-viewer.css';
  * category_tab; /document adds fileType, searchTerm, boundingBox and pageNumber, /image adds
  * dimensions.
  *
- * /document shows the document in the preview (features/feed's PreviewPanel): an uploaded PDF
+ * /document shows the document in the preview (features/documents' PreviewPanel): an uploaded PDF
  * in the PDF viewer at `pageNumber` with `boundingBox` drawn, any other document's text with
  * `searchTerm` marked. /image shows the image at `link`, or an uploaded one's original file
  * (docFile.original), at its `dimensions`.

@@ -4,23 +4,34 @@ import {
   type UploadRow,
   type UploadStartInput,
   type UploadStartResult,
-} from '../../contract/upload-client';
+} from '../../../contract/upload-client';
+import { checkFiles } from '../../../contract/upload-files';
 import {
-  checkFiles,
   UPLOAD_ERROR_TEXT,
-  UPLOAD_FINAL_STATUSES,
-  UPLOAD_POLL_CAP_MS,
   UPLOAD_POLL_START_MS,
   type CompleteFile,
   type ReportType,
   type UploadConfig,
   type UploadedFile,
   type UploadLinkConfig,
-} from '../../contract/uploads';
-import { progressBody } from '../api-upload';
-import type { TimerId } from '../deps';
-import type { PatchItem } from '../mirror';
-import { defineWorkerDomain, type DomainCtx } from '../registry';
+} from '../../../contract/uploads';
+import { progressBody } from '../../api-upload';
+import { defineWorkerDomain } from '../../registry';
+import { applyServer, startPolling } from './upload-poll';
+import {
+  allRows,
+  CONFIG_KEY,
+  fail,
+  inBrowserWorker,
+  isFinal,
+  memory,
+  PROGRESS_STEP,
+  put,
+  rowOf,
+  STORE,
+  type Ctx,
+  type State,
+} from './upload-rows';
 
 /**
  * Uploads from the worker (issue 20; 001 §3-5, §7): the config (cached forever), the file
@@ -35,71 +46,6 @@ import { defineWorkerDomain, type DomainCtx } from '../registry';
  * as its Blob (progress 0 at the start, 100 once the server answered), and outside a browser
  * (Node: the CLI, the tests) through `progressBody`, progress moving per 64 KiB chunk.
  */
-
-type S = 'uploads' | 'kv';
-const STORE = 'uploads';
-const CONFIG_KEY = (reportType: ReportType | undefined) => `#config:${reportType ?? ''}`;
-
-/** Progress is written to the mirror at most this often per file (every 10 %). */
-const PROGRESS_STEP = 10;
-
-/** Browser workers (SharedWorker, Worker) cannot stream a request body over HTTP/1.1. */
-const inBrowserWorker = () =>
-  typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined';
-
-type PollState = {
-  timer: TimerId | null;
-  /** The next wait. */
-  wait: number;
-  /** Waited so far in this round of polling. */
-  waited: number;
-};
-
-type State = {
-  /** Config per report type, once fetched (cached forever, 001 §7). */
-  configs: Map<string, Promise<UploadConfig>>;
-  poll: PollState;
-  /** Progress of files being sent (kept here; the mirror gets it per PROGRESS_STEP). */
-  rows: Map<string, UploadRow>;
-  /** The user `rows` belong to (another user's session starts them over). */
-  user: string | null;
-  /** Whether files still processing from an earlier worker have had their poll started. */
-  resumed: boolean;
-};
-type Ctx = DomainCtx<S, State>;
-
-const isFinal = (row: UploadRow) =>
-  UPLOAD_FINAL_STATUSES.includes(row.status) || row.status === 'UPLOADING_ERROR';
-
-/** The rows kept in memory, for the current user only. */
-function memory(ctx: Ctx): Map<string, UploadRow> {
-  const user = ctx.owner()?.user_id ?? null;
-  if (ctx.state.user !== user) {
-    ctx.state.rows.clear();
-    ctx.state.user = user;
-  }
-  return ctx.state.rows;
-}
-
-async function allRows(ctx: Ctx): Promise<UploadRow[]> {
-  const mirror = await ctx.mirror;
-  const stored = (await mirror.getAll<UploadRow>(STORE)).filter(
-    (r): r is UploadRow => typeof r === 'object' && r !== null && 'status' in r,
-  );
-  const byId = new Map(stored.map((r) => [r.id, r]));
-  for (const [id, row] of memory(ctx)) byId.set(id, row);
-  return [...byId.values()].sort((a, b) => b.started_at - a.started_at || (a.id < b.id ? -1 : 1));
-}
-
-/** Writes rows (the mirror, then the 'changed' event naming them). */
-async function put(ctx: Ctx, rows: UploadRow[]) {
-  if (rows.length === 0) return;
-  const owner = ctx.owner();
-  if (!owner) return;
-  for (const row of rows) memory(ctx).set(row.id, row);
-  const items: PatchItem<S>[] = rows.map((row) => ({ store: STORE, key: row.id, value: row }));
-  await ctx.reads.store(items, owner);
-}
 
 async function config(ctx: Ctx, reportType: ReportType | undefined): Promise<UploadConfig> {
   const key = CONFIG_KEY(reportType);
@@ -171,17 +117,6 @@ async function start(ctx: Ctx, input: UploadStartInput): Promise<UploadStartResu
     errors: checked.errors,
     duplicates: checked.duplicates.map((f) => f.id),
   };
-}
-
-const rowOf = (ctx: Ctx, id: string) => memory(ctx).get(id);
-
-async function fail(ctx: Ctx, ids: string[], text: string) {
-  const rows = ids
-    .map((id) => rowOf(ctx, id))
-    .filter((r): r is UploadRow => !!r)
-    .map((r) => ({ ...r, status: 'UPLOADING_ERROR' as const, error: text }));
-  await put(ctx, rows);
-  ctx.emit({ type: 'toast', kind: 'error', message: UPLOAD_ERROR_TEXT.toast });
 }
 
 /** The transfer's path on the API base (the local disk's link starts with the base's path). */
@@ -301,80 +236,6 @@ async function upload(
   }
   await applyServer(ctx, result.files, 'PROCESSING', result.feed_id);
   startPolling(ctx);
-}
-
-/** The server's word on files: their status (at least `floor`, PROCESSING after complete). */
-async function applyServer(
-  ctx: Ctx,
-  files: UploadedFile[],
-  floor: 'PROCESSING' | null,
-  feedId: string | null,
-) {
-  const rows = await allRows(ctx);
-  const byKey = new Map(rows.filter((r) => r.key).map((r) => [r.key as string, r]));
-  const changed: UploadRow[] = [];
-  for (const f of files) {
-    const row = byKey.get(f.key) ?? rows.find((r) => r.id === f.id);
-    if (!row) continue;
-    const final = UPLOAD_FINAL_STATUSES.includes(f.status);
-    const status = final ? f.status : (floor ?? f.status);
-    const next: UploadRow = {
-      ...row,
-      status,
-      progress: 100,
-      error: f.status === 'FAILED' ? (f.error ?? row.error) : null,
-      feed_id: f.feed_id ?? feedId ?? row.feed_id,
-      deeplink: f.deeplink ?? row.deeplink,
-      key: f.key,
-    };
-    if (JSON.stringify(next) !== JSON.stringify(row)) changed.push(next);
-  }
-  await put(ctx, changed);
-}
-
-/** Starts (or starts over) the one poll: 5 s, doubling, up to 120 s waited in all. */
-function startPolling(ctx: Ctx) {
-  const poll = ctx.state.poll;
-  if (poll.timer !== null) ctx.clock.clearTimeout(poll.timer);
-  poll.wait = UPLOAD_POLL_START_MS;
-  poll.waited = 0;
-  schedule(ctx);
-}
-
-function schedule(ctx: Ctx) {
-  const poll = ctx.state.poll;
-  const wait = Math.min(poll.wait, UPLOAD_POLL_CAP_MS - poll.waited);
-  if (wait <= 0) {
-    poll.timer = null;
-    return;
-  }
-  poll.timer = ctx.clock.setTimeout(() => {
-    poll.timer = null;
-    poll.waited += wait;
-    poll.wait *= 2;
-    ctx.track(pollOnce(ctx));
-  }, wait);
-}
-
-async function pollOnce(ctx: Ctx) {
-  const pending = (await allRows(ctx)).filter(
-    (r) => r.key && (r.status === 'PROCESSING' || r.status === 'UPLOADED'),
-  );
-  if (pending.length === 0) return;
-  try {
-    const answer = await ctx.client.call('uploadStatus', {
-      query: { keys: pending.map((r) => r.key as string).join(',') },
-      background: true,
-      signal: ctx.signal(),
-    });
-    await applyServer(ctx, answer.files, null, answer.feed_id);
-  } catch {
-    // A failed poll waits for the next round.
-  }
-  const still = (await allRows(ctx)).some(
-    (r) => r.key && (r.status === 'PROCESSING' || r.status === 'UPLOADED'),
-  );
-  if (still && ctx.state.poll.timer === null) schedule(ctx);
 }
 
 export const uploadsDomain = defineWorkerDomain(uploadClient, {

@@ -1,16 +1,16 @@
 import { dequal } from 'dequal';
-import type { CategoryTabInfo } from '../../contract/documents';
+import type { CategoryTabInfo } from '../../../contract/documents';
 import {
   searchRowId,
   type search,
   type SearchAnswer,
   type SearchParams,
   type SearchResult,
-} from '../../contract/search';
-import type { Mirror, MirrorTx, StoreSpec } from '../mirror';
-import type { DomainCtx, StoreOf } from '../registry';
-import type { Owner } from '../session';
-import { ownKey } from './fresh';
+} from '../../../contract/search';
+import type { Mirror, MirrorTx, StoreSpec } from '../../mirror';
+import type { DomainCtx, StoreOf } from '../../registry';
+import type { Owner } from '../../session';
+import { ownKey } from '../fresh';
 
 /**
  * The search mirror. 'search_queries' holds one record per search (its contract `searchKey`):

@@ -1,8 +1,8 @@
-import { ChatState, DEFAULT_CHAT_STATE, type SessionSummary } from '../../contract/assistant';
-import type { Variant } from '../../contract/worker-api';
-import { isNetworkError } from '../api-client';
-import type { Mirror, PatchItem } from '../mirror';
-import type { CachedRead } from '../reads';
+import { ChatState, DEFAULT_CHAT_STATE, type SessionSummary } from '../../../contract/assistant';
+import type { Variant } from '../../../contract/worker-api';
+import { isNetworkError } from '../../api-client';
+import type { Mirror, PatchItem } from '../../mirror';
+import type { CachedRead } from '../../reads';
 import {
   LIST_MARK,
   messageDeletes,

@@ -1,4 +1,4 @@
-import type { DetachInput } from '../../contract/assistant-attachments';
+import type { DetachInput } from '../../../contract/assistant-attachments';
 import type { ChatsCtx } from './assistant-chats';
 
 /**

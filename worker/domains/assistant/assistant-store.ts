@@ -1,4 +1,4 @@
-import type { AskAnswer, AskSession, Citation } from '../../contract/assistant';
+import type { AskAnswer, AskSession, Citation } from '../../../contract/assistant';
 import {
   SessionSummary,
   type assistant,
@@ -7,10 +7,10 @@ import {
   type ChatMessage,
   type SessionMessage,
   type SessionMetadata,
-} from '../../contract/assistant';
-import type { Mirror, PatchItem, StoreSpec } from '../mirror';
-import type { DomainContext, StoreOf } from '../registry';
-import { ownKey } from './fresh';
+} from '../../../contract/assistant';
+import type { Mirror, PatchItem, StoreSpec } from '../../mirror';
+import type { DomainContext, StoreOf } from '../../registry';
+import { ownKey } from '../fresh';
 
 /**
  * The assistant's mirror: 'assistant_sessions' holds each session's summary (the history list,

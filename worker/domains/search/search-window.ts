@@ -4,10 +4,10 @@ import {
   searchKey,
   type SearchParams,
   type SearchWindow,
-} from '../../contract/search';
-import { isNetworkError } from '../api-client';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+} from '../../../contract/search';
+import { isNetworkError } from '../../api-client';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import { fetchPage } from './search-fetch';
 import {
   PAGE,
@@ -18,7 +18,6 @@ import {
   type Ctx,
   type QueryRecord,
 } from './search-store';
-import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
 
 /**
  * 'search.window': a window of a search's results. A search the mirror holds answers from it
@@ -87,8 +86,8 @@ async function fromMirror(
   const { offset, count } = window;
   const reachable = reachableOf(record);
   const rows = await readRows(ctx, record.key, offset, Math.min(offset + count, reachable) - 1);
-  const read = await readStates(
-    await ctx.mirror,
+  const read = await ctx.ask(
+    'read.states',
     rows.map((r) => r.doc),
   );
   return {
@@ -110,7 +109,7 @@ export async function readSearchWindow(ctx: Ctx, input: WindowInput): Promise<Se
   const owner = currentOwner(ctx);
   const { params, offset, count } = input;
   const key = searchKey(params);
-  void ensureReadList(ctx as unknown as ReadCtx, false);
+  void ctx.ask('read.ensureList', false);
   let record = await readQuery(ctx, key);
   let stale = false;
   if (record && isStale(ctx, record, await readMark(ctx))) {

@@ -1,6 +1,6 @@
-import { assistant, type SessionSummary } from '../../contract/assistant';
-import type { PatchItem } from '../mirror';
-import { defineWorkerDomain } from '../registry';
+import { assistant, type SessionSummary } from '../../../contract/assistant';
+import type { PatchItem } from '../../mirror';
+import { defineWorkerDomain } from '../../registry';
 import { askSend, askStop } from './assistant-ask';
 import { askDetach } from './assistant-attachments';
 import {

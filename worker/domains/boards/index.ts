@@ -1,8 +1,8 @@
-import { boards, HOME_BOARD, type Board } from '../../contract/boards';
-import type { Variant } from '../../contract/tabs';
-import type { PatchItem } from '../mirror';
-import { sessionChanged } from '../api-errors';
-import { defineWorkerDomain } from '../registry';
+import { boards, HOME_BOARD, type Board } from '../../../contract/boards';
+import type { Variant } from '../../../contract/tabs';
+import type { PatchItem } from '../../mirror';
+import { sessionChanged } from '../../api-errors';
+import { defineWorkerDomain } from '../../registry';
 import { FEED_ENTRIES_SPEC, feedKeysOfDocs, type Ctx, type S } from './feed-store';
 import {
   createFeedStates,
@@ -11,9 +11,20 @@ import {
   onFeedChange,
   resetFeed,
 } from './feed-sync';
+import { unreadBefore, type UnreadBefore } from './feed-unread';
 import { feedTabs, readFeedWindow, refreshFeed } from './feed-window';
-import { freshRead, ownKey } from './fresh';
-import { rowsShowingReadState } from './read-state';
+import { freshRead, ownKey } from '../fresh';
+import { rowsShowingReadState } from '../read-state';
+
+declare module '../../registry' {
+  interface DomainOffers {
+    /**
+     * The unread documents of a board's mirrored feed dated at or before `before` (within a tab
+     * and a source), newest first, at most `limit`: what a mark-all-read marks at once.
+     */
+    'feed.unreadBefore'(input: UnreadBefore, limit: number): Promise<string[]>;
+  }
+}
 
 const BOARDS = 'boards' satisfies S;
 /** Every feed's id (disabled ones too), in the server's order, and when it was fetched. */
@@ -225,6 +236,9 @@ export const boardsDomain = defineWorkerDomain(boards, {
       const { board_id, seq } = change.data;
       tx.after((ctx) => onFeedChange(ctx, feedId(board_id), seq));
     },
+  },
+  offers: {
+    'feed.unreadBefore': unreadBefore,
   },
   follows: {
     stores: {

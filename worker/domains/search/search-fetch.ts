@@ -4,9 +4,9 @@ import {
   type SearchAnswer,
   type SearchBody,
   type SearchParams,
-} from '../../contract/search';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+} from '../../../contract/search';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import { PAGE, readMark, readQuery, writePage, type Ctx, type WriteOutcome } from './search-store';
 
 /**

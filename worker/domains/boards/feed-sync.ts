@@ -1,6 +1,6 @@
-import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../contract/boards';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../../contract/boards';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import {
   clearFeed,
   countKey,

@@ -4,7 +4,7 @@ import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { showToast } from '../../shell/toasts';
-import { isTyping } from './reading-keys';
+import { isTyping } from '../documents';
 
 /** How long the Undo of a mark-all-read is offered. */
 export const MARK_ALL_UNDO_MS = 5_000;

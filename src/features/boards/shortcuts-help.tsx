@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { routesFor } from '../../lib/routes';
 import { useShell } from '../../shell-context';
-import { isTyping } from './reading-keys';
+import { isTyping } from '../documents';
 
 /** The reading loop's shortcuts as the `?` sheet lists them (bookmarks' s comes with them). */
 export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [

@@ -1,7 +1,7 @@
-import { search } from '../../contract/search';
-import { defineWorkerDomain } from '../registry';
+import { search } from '../../../contract/search';
+import { defineWorkerDomain } from '../../registry';
 import { exchangesBody, tagsBody } from './search-fetch';
-import { rowsShowingReadState } from './read-state';
+import { rowsShowingReadState } from '../read-state';
 import {
   createSearchState,
   markSearchesStale,

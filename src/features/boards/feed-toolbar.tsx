@@ -1,9 +1,20 @@
 import { useEffect, useState } from 'react';
-import { FEED_SORT_LABELS, FEED_SORTS, type FeedSort } from '../../../contract/boards';
+import { FEED_SORTS, type FeedSort } from '../../../contract/boards';
 import type { CategoryTabInfo } from '../../../contract/documents';
 import { formatCount } from '../../lib/format';
 import { useShell } from '../../shell-context';
-import type { ShownTab, TabKey } from './feed-tabs';
+import type { ShownTab, TabKey } from '../documents';
+
+/** What the sort menu says for each of the contract's feed sorts (002 §2). */
+const FEED_SORT_LABELS: Record<FeedSort, string> = {
+  latest: 'Latest first',
+  oldest: 'Oldest first',
+  company_asc: 'Company A to Z',
+  company_desc: 'Company Z to A',
+  category_asc: 'Category A to Z',
+  category_desc: 'Category Z to A',
+  priority: 'Priority people first',
+};
 
 /** Tab counts move with every page the worker mirrors: re-read them at most this often. */
 const TABS_REREAD_MS = 300;

@@ -1,8 +1,8 @@
-import type { FeedSort } from '../../contract/boards';
-import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../contract/documents';
-import { isNetworkError } from '../api-client';
-import { sessionChanged } from '../api-errors';
-import type { Owner } from '../session';
+import type { FeedSort } from '../../../contract/boards';
+import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../../contract/documents';
+import { isNetworkError } from '../../api-client';
+import { sessionChanged } from '../../api-errors';
+import type { Owner } from '../../session';
 import {
   countKey,
   FEED,
@@ -20,7 +20,6 @@ import {
   type TabsRecord,
 } from './feed-store';
 import { currentOwner, ensureBackfill, feedState, fetchDocs, follow, startMeta } from './feed-sync';
-import { ensureReadList, readStates, type Ctx as ReadCtx } from './read-state';
 
 /**
  * 'feed.window': a window of a feed in any sort and tab, from the mirror's indexes. The first
@@ -48,8 +47,8 @@ const TABS_FRESH_MS = 15_000;
 const TABS_MOVED_MS = 1_000;
 
 const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
-  const read = await readStates(
-    await ctx.mirror,
+  const read = await ctx.ask(
+    'read.states',
     cards.map((c) => c.doc_id),
   );
   return cards.map((card, i) => ({ ...card, read: read[i] }));
@@ -181,7 +180,7 @@ async function walkedFromMirror(ctx: Ctx, meta: FeedMeta, input: WindowInput) {
 export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<FeedWindow> {
   const owner = currentOwner(ctx);
   const { board, source = null, offset, count, sort } = input;
-  void ensureReadList(ctx as unknown as ReadCtx, false);
+  void ctx.ask('read.ensureList', false);
   const meta = await readMeta(ctx, board);
   if (!meta) return firstWindow(ctx, owner, input);
   keepCurrent(ctx, owner, meta);

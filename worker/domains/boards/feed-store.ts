@@ -1,13 +1,13 @@
-import { feedEntryKey, type boards, type FeedEntry, type FeedSort } from '../../contract/boards';
+import { feedEntryKey, type boards, type FeedEntry, type FeedSort } from '../../../contract/boards';
 import {
   feedTabOf,
   type CategoryTabInfo,
   type FeedTabKey,
   type ResultCard,
-} from '../../contract/documents';
-import type { Mirror, MirrorTx, StoreSpec, WindowQuery } from '../mirror';
-import type { DomainCtx, StoreOf } from '../registry';
-import type { Owner } from '../session';
+} from '../../../contract/documents';
+import type { Mirror, MirrorTx, StoreSpec, WindowQuery } from '../../mirror';
+import type { DomainCtx, StoreOf } from '../../registry';
+import type { Owner } from '../../session';
 import type { FeedStates } from './feed-sync';
 
 /**

@@ -18,8 +18,8 @@ import {
   ResultCardView,
   cardLink,
   type FeedRow,
-} from './result-card';
-import { useReadingLoop } from './use-reading-loop';
+  useReadingLoop,
+} from '../documents';
 import { RetryAlert } from '../../shell/retry-alert';
 
 /** Rows per window read, and the most blocks held: only about the rows in view are kept. */

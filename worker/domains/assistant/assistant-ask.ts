@@ -7,8 +7,8 @@ import {
   type AskSession,
   type assistant,
   type SessionSummary,
-} from '../../contract/assistant';
-import type { Connection } from '../tabs';
+} from '../../../contract/assistant';
+import type { Connection } from '../../tabs';
 import {
   chatsOf,
   type ChatsCtx,

@@ -4,10 +4,10 @@ import type {
   Chat,
   ChatBotMessage,
   ChatUpdate,
-} from '../../contract/assistant';
-import type { WorkerEvent } from '../../contract/worker-api';
-import type { Clock, TimerId } from '../deps';
-import type { Connection } from '../tabs';
+} from '../../../contract/assistant';
+import type { WorkerEvent } from '../../../contract/worker-api';
+import type { Clock, TimerId } from '../../deps';
+import type { Connection } from '../../tabs';
 
 /**
  * A chat while tabs watch it or a question of it streams: the chat as its watchers have it,

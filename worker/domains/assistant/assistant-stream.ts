@@ -7,11 +7,11 @@ import {
   type AskMode,
   type AskScope,
   type SessionMetadata,
-} from '../../contract/assistant';
-import { eventJson, readEventStream } from '../../contract/event-stream';
-import type { Variant } from '../../contract/worker-api';
-import { isAbortError, messageOf, type ApiClient } from '../api-client';
-import type { QueryValue } from '../api-request';
+} from '../../../contract/assistant';
+import { eventJson, readEventStream } from '../../../contract/event-stream';
+import type { Variant } from '../../../contract/worker-api';
+import { isAbortError, messageOf, type ApiClient } from '../../api-client';
+import type { QueryValue } from '../../api-request';
 
 /**
  * One question's trip: GET /ml/ask-{product} with the scope as its query, answered as

@@ -1,9 +1,9 @@
-import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../contract/assistant';
-import type { Variant } from '../../contract/worker-api';
-import { ApiError, isNetworkError } from '../api-client';
-import type { DomainCtx } from '../registry';
-import type { Owner } from '../session';
-import type { Connection } from '../tabs';
+import type { AskSession, Chat, ChatMessage, SessionSummary } from '../../../contract/assistant';
+import type { Variant } from '../../../contract/worker-api';
+import { ApiError, isNetworkError } from '../../api-client';
+import type { DomainCtx } from '../../registry';
+import type { Owner } from '../../session';
+import type { Connection } from '../../tabs';
 import { createLiveUpdates, lastBot, newLive, type LiveChat } from './assistant-live';
 import {
   chatOf,
