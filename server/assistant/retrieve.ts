@@ -59,8 +59,6 @@ const ENGINE_KEEPS = 3;
 /** Passages read for a question naming several organisations: this many each, at most. */
 const PER_ENTITY = 8;
 const MAX_READ = ASK_PASSAGES * 2;
-/** Most passages one search asks the engine for while looking past copies of one text. */
-const MAX_ASKED = 1000;
 
 export type Retrieval = {
   words: string[];
@@ -148,49 +146,14 @@ export async function retrieve(
   ) => {
     if (!e) return;
     const search = searches++;
-    // Passages of the same text count once: a document repeating its pages (or a paragraph on
-    // every page) would otherwise give `limit` copies of its best passage and nothing else.
-    // More are asked for while copies crowd the distinct ones out.
-    let hits: PassageHit[] = [];
-    for (let k = limit; ; k *= 8) {
-      const found = await engine.passages(db, {
-        expr: e,
-        scope: target.scope,
-        documentIds,
-        limit: k,
-      });
-      stopIfAborted(signal);
-      hits = await distinctPassages(found);
-      if (hits.length >= limit || found.length < k || k >= MAX_ASKED) break;
-    }
-    hits.slice(0, limit).forEach((hit, order) => candidates.push({ hit, order, search, primary }));
-  };
-  // Each document's text once, for telling copies apart (the engine answers spans).
-  const docTexts = new Map<string, Promise<string | null>>();
-  const textOf = (id: string) => {
-    let t = docTexts.get(id);
-    if (!t) {
-      t = db
-        .selectFrom('documents')
-        .select('plain_text')
-        .where('id', '=', id)
-        .executeTakeFirst()
-        .then((r) => r?.plain_text ?? null);
-      docTexts.set(id, t);
-    }
-    return t;
-  };
-  const distinctPassages = async (found: PassageHit[]) => {
-    const seen = new Set<string>();
-    const out: PassageHit[] = [];
-    for (const hit of found) {
-      const text = await textOf(hit.document_id);
-      const same = (text ?? '').slice(hit.start, hit.end).replace(/\s+/g, ' ').trim();
-      if (text !== null && seen.has(same)) continue;
-      seen.add(same);
-      out.push(hit);
-    }
-    return out;
+    const hits = await engine.passages(db, {
+      expr: e,
+      scope: target.scope,
+      documentIds,
+      limit,
+    });
+    hits.forEach((hit, order) => candidates.push({ hit, order, search, primary }));
+    stopIfAborted(signal);
   };
   const inTarget = (ids: string[]) =>
     target.documentIds ? ids.filter((id) => target.documentIds!.includes(id)) : ids;
@@ -282,15 +245,8 @@ export async function retrieve(
     (a, b) => b.score - a.score || a.c.order - b.c.order || a.c.search - b.c.search,
   );
   const chosen: typeof ranked = [];
-  // A text read once is read once: a document repeating itself (the same pages again, a
-  // boilerplate paragraph on every page) would otherwise fill the budget with one passage.
-  const texts = new Set<string>();
   const take = (r: (typeof ranked)[number]) => {
-    if (chosen.length >= budget || chosen.includes(r)) return;
-    const same = r.text.replace(/\s+/g, ' ').trim();
-    if (texts.has(same)) return;
-    texts.add(same);
-    chosen.push(r);
+    if (chosen.length < budget && !chosen.includes(r)) chosen.push(r);
   };
   // Each organisation of a comparison gets its share first; then the engine's best of each
   // search; then the rest by score.

@@ -94,17 +94,6 @@ describe('the assistant over a document repeating one text', () => {
   }, 120_000);
   afterAll(() => h.close());
 
-  it('answers from the passages after the copies of the best one', async () => {
-    const res = await ask(h, token, {
-      prompt: 'Who manufactures the footwear?',
-      document_id: deeplink,
-    });
-    expect(res.status).toBe(200);
-    expect(res.done!.generated_answer!.answer).toContain(
-      'For fiscal 2023, factories in Vietnam, Indonesia and China manufactured approximately 50%, 27% and 18% of total NIKE Brand footwear',
-    );
-  });
-
   it('reads NIKE as a name, not as a ticker guessed from two initials', async () => {
     const analysis = await analyseQuestion(
       h.db,
