@@ -1,8 +1,8 @@
 // Issue 20: the assistant over a document that repeats itself (the viewer bench's 300-page PDF
-// is one 6-page text 50 times over). Two faults made it answer "I could not find this in your
-// data.": every passage the engine gave was a copy of one (the best passage's 50 copies filled
-// the candidates), and "NIKE" was read as a guessed ticker of Narmada Infrastructure (its
-// initials "NI" and any letters after), so NIKE's own text was dropped as another company's.
+// is one 6-page text 50 times over). "NIKE" was read as a guessed ticker of Narmada
+// Infrastructure (its initials "NI" and any letters after), so NIKE's own text was dropped as
+// another company's and the answer was "I could not find this in your data.". (The other fault,
+// the best passage's copies filling the candidates, is still open.)
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseQuestion } from '../../server/assistant/question';
