@@ -60,14 +60,18 @@ export async function startShell(deps: ShellBootDeps): Promise<Shell> {
   router = createAppRouter({ context: services, history, screens: createLazyScreens(lazyPage) });
 
   // Every route change checks the session (000 §4). A lost session arrives as a logout event
-  // to every tab, so only a fresh signed-in answer is taken from here.
+  // to every tab, and a new one through sign-in or the worker's session event, so an answer here
+  // only refreshes a session that is still signed in: one asked before a sign-out and answered
+  // after it would otherwise sign the tab back in and bring the page back over sign-in.
   let lastPath = history.location.pathname;
   router.subscribe('onResolved', ({ toLocation }) => {
     if (toLocation.pathname === lastPath) return;
     lastPath = toLocation.pathname;
     void client.route(toLocation.pathname).then(
       (next) => {
-        if (next.status === 'signed-in') state.setSession(next);
+        if (next.status === 'signed-in' && state.$session.peek()?.status === 'signed-in') {
+          state.setSession(next);
+        }
       },
       () => {},
     );

@@ -32,9 +32,11 @@ export const SIGNED_OUT: SessionState = { status: 'signed-out' };
 export function createFakeWorkspace(handlers: Handlers = {}, session: SessionState = SIGNED_OUT) {
   const calls: Array<{ op: OpName; input: unknown }> = [];
   const listeners: Array<(event: WorkerEvent) => void> = [];
+  // The worker's session: signing out ends it, so later route checks answer signed-out.
+  let current = session;
   const defaults: Handlers = {
-    'tab.hello': () => session,
-    'tab.route': () => session,
+    'tab.hello': () => current,
+    'tab.route': () => current,
     'tab.visibility': () => undefined,
     'tab.bye': () => undefined,
     'tab.online': () => undefined,
@@ -47,7 +49,9 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
       overlay_widths: patch.overlay_widths ?? {},
     }),
     'log.debug': () => undefined,
-    'auth.signOut': () => undefined,
+    'auth.signOut': () => {
+      current = SIGNED_OUT;
+    },
     // A workspace that follows nothing yet: empty feeds, no boards, no sources.
     'feed.tabs': () => [],
     'feed.window': ({ offset }) => ({ offset, rows: [], total: 0, complete: true }),

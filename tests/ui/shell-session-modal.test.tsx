@@ -1,8 +1,20 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionState } from '../../contract/worker-api';
+import { SIGNED_IN, SIGNED_OUT, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 afterEach(() => cleanup());
+// The screens a sign-out passes through, loaded before the tests as a busy run has them: with the
+// sign-in screen at hand at once, a route check answered signed-in (the session from before the
+// sign-out) brought the feed page back over the sign-in page.
+beforeAll(
+  () =>
+    Promise.all([
+      import('../../src/features/boards/feed-page'),
+      import('../../src/screens/auth/sign-in-page'),
+    ]),
+  60_000,
+);
 beforeEach(() => setViewportWidth(1600));
 
 describe('sign-in-required modal', () => {
@@ -92,6 +104,38 @@ describe('sign-in-required modal', () => {
     expect(calls.some((c) => c.op === 'auth.signOut')).toBe(true);
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('stays signed out when a route check asked before the sign-out answers after it', async () => {
+    let answerLate: (session: SessionState) => void = () => {};
+    let routeChecks = 0;
+    const { history, shell } = await renderShell({
+      path: '/feeds/home',
+      session: SIGNED_IN,
+      handlers: {
+        // The first route check (to /notifications) is held until after the sign-out.
+        'tab.route': () =>
+          routeChecks++ === 0
+            ? new Promise<SessionState>((resolve) => (answerLate = resolve))
+            : SIGNED_OUT,
+      },
+    });
+    await screen.findByRole('heading', { level: 1, name: 'My Data' });
+    await act(() => shell.router.navigate({ href: '/notifications' }));
+    await waitFor(() => expect(routeChecks).toBe(1));
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('button', { name: 'Sign in' });
+    // The held answer, from before the sign-out; a macrotask lets every promise it feeds settle.
+    await act(async () => {
+      answerLate(SIGNED_IN);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+
+    expect(shell.services.state.$session.peek()).toEqual({ status: 'signed-out' });
+    expect(history.location.pathname).toBe('/auth/signin');
+    expect(screen.getByRole('button', { name: 'Sign in' }).hasAttribute('disabled')).toBe(false);
+    expect(screen.queryByRole('heading', { level: 1, name: 'My Data' })).toBeNull();
   });
 
   it('closes when the user signs in again in another tab, and reads the account afresh', async () => {
