@@ -16,6 +16,7 @@ import {
 import type { Variant } from '../contract/worker-api';
 import { abortError, ApiError, isAbortError, messageOf, rateLimited } from './api-errors';
 import { resolveRequest, type ApiRequest } from './api-request';
+import { abortable, neverSettles, sleepAbortable } from './api-waits';
 import {
   DEFAULT_VARIANT,
   type Clock,
@@ -104,50 +105,10 @@ export type ApiClient = {
  */
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   const origin = deps.requestOrigin ?? REQUEST_ORIGIN;
-
-  /** `work`, or an AbortError as soon as `signal` aborts (work left running is ignored). */
-  const abortable = <T>(work: Promise<T>, signal: AbortSignal | undefined, label: string) => {
-    if (!signal) return work;
-    if (signal.aborted) return Promise.reject(abortError(label));
-    return new Promise<T>((resolve, reject) => {
-      const stop = () => reject(abortError(label));
-      signal.addEventListener('abort', stop, { once: true });
-      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-    });
-  };
-
+  const headersFor = (token: string | null, variant?: Variant, key?: string) =>
+    requestHeaders(origin, token, variant, key);
   const sleep = (ms: number, signal: AbortSignal | undefined, label: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(abortError(label));
-        return;
-      }
-      const stop = () => {
-        deps.clock.clearTimeout(timer);
-        reject(abortError(label));
-      };
-      const timer = deps.clock.setTimeout(() => {
-        signal?.removeEventListener('abort', stop);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', stop, { once: true });
-    });
-
-  /** No token: settles only if aborted, and holds no timer meanwhile. */
-  const never = (signal: AbortSignal | undefined, label: string) =>
-    new Promise<never>((_resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(abortError(label)), { once: true });
-    });
-
-  const headersFor = (token: string | null, variant?: Variant, key?: string) => {
-    const headers: Record<string, string> = {
-      [HEADERS.appType]: variant ?? DEFAULT_VARIANT,
-      [HEADERS.requestOrigin]: origin,
-    };
-    if (token) headers[HEADERS.token] = token;
-    if (key) headers[HEADERS.idempotencyKey] = key;
-    return headers;
-  };
+    sleepAbortable(deps.clock, ms, signal, label);
 
   async function send(request: ApiRequest, { signal }: SendOptions = {}): Promise<ResponseLike> {
     const target = resolveRequest(request, deps.baseUrl, deps.product);
@@ -165,7 +126,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (!token) {
         if (request.background) throw new ApiError(401, 'no_token', `${label}: not signed in`);
         deps.auth.missing(label);
-        return never(signal, label);
+        return neverSettles(signal, label);
       }
     }
     let retries = 0;
@@ -242,14 +203,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       if (signal?.aborted || isAbortError(error)) throw abortError(label);
       throw new ApiError(0, 'network', `${label}: the answer was cut off (${messageOf(error)})`);
     }
-    const parsed = endpoints[name].response.safeParse(payload);
-    if (parsed.success) return parsed.data as EndpointResponse<N>;
-    const issue = parsed.error.issues[0];
-    throw new ApiError(
-      response.status,
-      'bad_response',
-      `${label} answered with an unexpected shape: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-    );
+    return checkedAnswer(name, label, response.status, payload);
   }
 
   async function log(logData: Record<string, unknown>, explicit?: string) {
@@ -269,6 +223,34 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   return { send, call, log };
+}
+
+/** The headers of spec 000 §7 on every request: app type, origin, token and idempotency key. */
+function requestHeaders(origin: string, token: string | null, variant?: Variant, key?: string) {
+  const headers: Record<string, string> = {
+    [HEADERS.appType]: variant ?? DEFAULT_VARIANT,
+    [HEADERS.requestOrigin]: origin,
+  };
+  if (token) headers[HEADERS.token] = token;
+  if (key) headers[HEADERS.idempotencyKey] = key;
+  return headers;
+}
+
+/** `payload` checked against the endpoint's response schema. */
+function checkedAnswer<N extends EndpointName>(
+  name: N,
+  label: string,
+  status: number,
+  payload: unknown,
+): EndpointResponse<N> {
+  const parsed = endpoints[name].response.safeParse(payload);
+  if (parsed.success) return parsed.data as EndpointResponse<N>;
+  const issue = parsed.error.issues[0];
+  throw new ApiError(
+    status,
+    'bad_response',
+    `${label} answered with an unexpected shape: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+  );
 }
 
 const parse = (text: string): unknown => {

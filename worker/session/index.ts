@@ -1,17 +1,19 @@
-import type { SessionState, User } from '../../contract/auth';
+import type { SessionState } from '../../contract/auth';
 import type { WorkerEvent } from '../../contract/worker-api';
 import type { ApiClient } from '../api-client';
 import type { BroadcastChannelLike, Clock, LockManagerLike } from '../deps';
 import type { Mirror } from '../mirror';
 import { createAnalyticsClaim } from './analytics';
 import { createAuthState } from './auth-state';
-import { createSessionChannel, type ChannelMessage } from './channel';
+import { createSessionChannel } from './channel';
+import { createChannelListener } from './channel-listener';
 import { createKeptLogs } from './kept-logs';
 import { createSessionLifecycle } from './lifecycle';
 import { createStoredRedirect } from './redirect';
 import { createRefresher } from './refresh';
 import { createSessionStore } from './store';
-import type { SessionHooks, SessionManager, StoredSession, UserData } from './types';
+import { createUserSync } from './user-sync';
+import type { SessionHooks, SessionManager, UserData } from './types';
 
 export { REFRESH_LOCK } from './refresh';
 export type { Owner, SessionHooks, SessionManager, StoredSession, UserData } from './types';
@@ -32,8 +34,9 @@ export type SessionDeps = {
 /**
  * The session manager: sign-in/up/out, the auth check and the no-token rule, composed of its
  * parts (each made here in order, from what was made before it): the stored session, the one
- * in memory, the cross-worker channel, how a session starts and ends, the refresh, kept logs,
- * the stored redirect and the analytics claim.
+ * in memory, the cross-worker channel and what it hears, how a session starts and ends, the
+ * refresh, the user as the server knows them, kept logs, the stored redirect and the analytics
+ * claim.
  */
 export function createSessionManager(deps: SessionDeps): SessionManager {
   const store = createSessionStore({ mirror: deps.mirror, userData: deps.userData });
@@ -44,6 +47,7 @@ export function createSessionManager(deps: SessionDeps): SessionManager {
   const logs = createKeptLogs(deps);
   const redirect = createStoredRedirect(deps);
   const claimAnalytics = createAnalyticsClaim({ auth, store });
+  const { adoptUser, askServer } = createUserSync({ ...deps, auth, store });
   let checking: Promise<SessionState> | null = null;
 
   const ready = store.load().then((stored) => {
@@ -51,51 +55,7 @@ export function createSessionManager(deps: SessionDeps): SessionManager {
     deps.hooks.changed();
   });
 
-  /** Another worker instance signed in, signed out or completed an OAuth sign-in. */
-  const heard = (message: ChannelMessage) => {
-    if (message.kind === 'logout') {
-      // A session this worker has already left behind (a newer sign-in) stays as it is.
-      if (message.session_id && auth.current() && !auth.isCurrent(message.session_id)) return;
-      auth.set(null);
-      deps.hooks.changed();
-      deps.broadcast({ type: 'logout', reason: message.reason, origin_tab: message.origin_tab });
-    } else if (message.kind === 'session') {
-      void store.load().then(async (stored) => {
-        auth.set(stored ?? null);
-        const user = auth.current()?.user;
-        if (user) await deps.hooks.signedIn(user, false);
-        deps.broadcast({ type: 'session', session: auth.state() });
-        deps.hooks.changed();
-      });
-    } else {
-      deps.broadcast({ type: 'reload', reason: 'oauth' }, message.origin_tab);
-    }
-  };
-  channel.listen(heard);
-
-  /** The user as the server now knows them, stored in the session `asked` and told to every tab. */
-  const adoptUser = async (asked: StoredSession, user: User) => {
-    if (!auth.isCurrent(asked.session_id)) return;
-    if (JSON.stringify(user) === JSON.stringify(auth.current()?.user)) return;
-    const saved = await store.patch(asked.session_id, (s) => ({ ...s, user }));
-    if (saved && auth.isCurrent(asked.session_id)) {
-      auth.set(saved);
-      deps.broadcast({ type: 'session', session: auth.state() });
-    }
-  };
-
-  /** GET /auth/session: the user as the server knows them now. */
-  const askServer = async () => {
-    const asked = auth.current();
-    if (!asked) return auth.state();
-    try {
-      const answer = await deps.client.call('session', { background: true });
-      await adoptUser(asked, answer.user);
-    } catch {
-      // A 401 has already ended the session (unauthorized); offline keeps it as it is.
-    }
-    return auth.state();
-  };
+  channel.listen(createChannelListener({ ...deps, auth, store }));
 
   return {
     ready,
