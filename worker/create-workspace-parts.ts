@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { AuthHooks } from './api-client';
+import { messageOf, type AuthHooks } from './api-client';
 import type { SessionManager } from './session';
 
 /**
@@ -22,6 +22,24 @@ export function later<A extends unknown[], R>(fallback: R) {
       target = fn;
     },
   };
+}
+
+/**
+ * Background work (polls, pulls, sends): tracked so `idle` can wait for it and a failure is
+ * warned about, never thrown at nobody.
+ */
+export function createBackground(warn: (message: string) => void) {
+  const running = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const tracked: Promise<unknown> = work
+      .catch((error) => warn(`workspace: background work failed: ${messageOf(error)}`))
+      .finally(() => running.delete(tracked));
+    running.add(tracked);
+  };
+  const idle = async () => {
+    while (running.size > 0) await Promise.all([...running]);
+  };
+  return { track, idle };
 }
 
 /** The client's view of the session, bound once the session exists (it needs the client). */
