@@ -64,6 +64,41 @@ export type LazyScreens = {
   imageViewer: Screen;
 };
 
+/** The signed-in screens, each with the paths that show it. */
+function appScreens(product: string, screens: LazyScreens): Array<readonly [string, Screen]> {
+  const r = routesFor(product);
+  const each = (paths: readonly string[], screen: Screen) =>
+    paths.map((path) => [path, screen] as const);
+  return [
+    [r.notifications, screens.notifications],
+    [r.customFeed, screens.customFeed],
+    [r.settings.feedsRoot, screens.feedManager],
+    ...each(feedPatterns(product), screens.feed),
+    [r.connect.rss, screens.connectRss],
+    ...each([r.connect.website, r.connect.websiteFollowed], screens.connectWebsite),
+    [r.settings.feeds, screens.feedSettings],
+    [PREVIEW_PATTERN, screens.preview],
+    ...each([r.search.root, SEARCH_SUB_PATTERN], screens.search),
+    [r.search.full, screens.searchFull],
+    ...each([r.assistant.base, r.assistant.full], screens.assistantFull),
+    [r.assistant.history, screens.assistantHistory],
+    [r.needlbox.bookmarks, screens.bookmarks],
+    [r.needlbox.tags, screens.tags],
+    // Settings: the hub, user settings, the Tags Manager, contacts (features/settings, tags, people).
+    [r.settings.root, screens.settings],
+    [r.settings.userSettings, screens.userSettings],
+    [r.settings.tags, screens.tagsManager],
+    [r.settings.contacts, screens.contacts],
+    ['/settings/contacts/$id', screens.contact],
+    [r.notebooks, screens.notebooks],
+    ...each(NOTEBOOK_PATTERNS, screens.notebook),
+    [notePreviewPattern(product), screens.notePreview],
+    // The /document and /image viewers (features/uploads).
+    [r.document, screens.documentViewer],
+    [r.image, screens.imageViewer],
+  ];
+}
+
 /** Not signed in: remember where the visitor was going and send them to sign-in (000 §4). */
 async function requireSession(context: RouterContext, href: string, pathname: string) {
   if (context.state.$session.peek()?.status === 'signed-in') {
@@ -187,98 +222,9 @@ export function createRouteTree(product: string, screens: LazyScreens): AnyRoute
     errorComponent: RouterError,
   });
   const appRoutes = [
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.notifications,
-      component: screens.notifications,
-    }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.customFeed,
-      component: screens.customFeed,
-    }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.settings.feedsRoot,
-      component: screens.feedManager,
-    }),
-    ...feedPatterns(product).map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: screens.feed }),
+    ...appScreens(product, screens).map(([path, component]) =>
+      createRoute({ getParentRoute: () => appLayout, path, component }),
     ),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.connect.rss,
-      component: screens.connectRss,
-    }),
-    ...[r.connect.website, r.connect.websiteFollowed].map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: screens.connectWebsite }),
-    ),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.settings.feeds,
-      component: screens.feedSettings,
-    }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: PREVIEW_PATTERN,
-      component: screens.preview,
-    }),
-    ...[r.search.root, SEARCH_SUB_PATTERN].map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: screens.search }),
-    ),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.search.full,
-      component: screens.searchFull,
-    }),
-    ...[r.assistant.base, r.assistant.full].map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: screens.assistantFull }),
-    ),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.assistant.history,
-      component: screens.assistantHistory,
-    }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.needlbox.bookmarks,
-      component: screens.bookmarks,
-    }),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.needlbox.tags,
-      component: screens.tags,
-    }),
-    // Settings: the hub, user settings, the Tags Manager, contacts (features/settings, tags, people).
-    ...(
-      [
-        [r.settings.root, screens.settings],
-        [r.settings.userSettings, screens.userSettings],
-        [r.settings.tags, screens.tagsManager],
-        [r.settings.contacts, screens.contacts],
-        ['/settings/contacts/$id', screens.contact],
-      ] as const
-    ).map(([path, component]) => createRoute({ getParentRoute: () => appLayout, path, component })),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.notebooks,
-      component: screens.notebooks,
-    }),
-    ...NOTEBOOK_PATTERNS.map((path) =>
-      createRoute({ getParentRoute: () => appLayout, path, component: screens.notebook }),
-    ),
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: notePreviewPattern(product),
-      component: screens.notePreview,
-    }),
-    // The /document and /image viewers (features/uploads).
-    createRoute({
-      getParentRoute: () => appLayout,
-      path: r.document,
-      component: screens.documentViewer,
-    }),
-    createRoute({ getParentRoute: () => appLayout, path: r.image, component: screens.imageViewer }),
     // Marked placeholders: the navigation shows no entry that leads to one (layout/built-routes).
     ...placeholderPatterns(product).map((path) =>
       createRoute({
