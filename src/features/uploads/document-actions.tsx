@@ -46,25 +46,47 @@ export function DocumentActions(props: {
   );
 }
 
-function ShareControls(props: { doc: ActionDocument }) {
-  const { client } = useShell();
-  const { source, deeplink } = props.doc;
-  const [link, setLink] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const fieldId = useId();
+/** The failure's own words as an error toast (000 §8). */
+const toastFailure = (failure: unknown) => showToast('error', userMessage(failure));
 
-  const share = async () => {
+/**
+ * An action's busy state: `run(work, failed)` marks it busy while `work` runs and hands a
+ * failure to `failed` (its own words as an error toast by default).
+ */
+function useBusyAction() {
+  const [busy, setBusy] = useState(false);
+  const run = async (
+    work: () => Promise<void>,
+    failed: (failure: unknown) => void = toastFailure,
+  ) => {
     setBusy(true);
     try {
-      const { public_access_key } = await client.call('docFile.share', { source, deeplink });
-      setLink(`${window.location.origin}${shareLinkPath(source, deeplink, public_access_key)}`);
-    } catch {
-      // 002 §8: a missing public access key (or any failure) is the generic error.
-      showToast('error', TOAST_TEXT.genericFailure);
+      await work();
+    } catch (failure) {
+      failed(failure);
     } finally {
       setBusy(false);
     }
   };
+  return [busy, run] as const;
+}
+
+function ShareControls(props: { doc: ActionDocument }) {
+  const { client } = useShell();
+  const { source, deeplink } = props.doc;
+  const [link, setLink] = useState<string | null>(null);
+  const [busy, run] = useBusyAction();
+  const fieldId = useId();
+
+  const share = () =>
+    run(
+      async () => {
+        const { public_access_key } = await client.call('docFile.share', { source, deeplink });
+        setLink(`${window.location.origin}${shareLinkPath(source, deeplink, public_access_key)}`);
+      },
+      // 002 §8: a missing public access key (or any failure) is the generic error.
+      () => showToast('error', TOAST_TEXT.genericFailure),
+    );
   const copy = async (text: string) => {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
@@ -74,18 +96,12 @@ function ShareControls(props: { doc: ActionDocument }) {
       window.prompt(COPY_PROMPT, text);
     }
   };
-  const revoke = async () => {
-    setBusy(true);
-    try {
+  const revoke = () =>
+    run(async () => {
       await client.call('docFile.revokeShare', { source, deeplink });
       setLink(null);
       showToast('success', DOCUMENT_TEXT.revoked);
-    } catch (failure) {
-      showToast('error', userMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <>
@@ -121,31 +137,29 @@ function ShareControls(props: { doc: ActionDocument }) {
 
 function DownloadButton(props: { doc: ActionDocument }) {
   const { client } = useShell();
-  const [busy, setBusy] = useState(false);
-  const download = async () => {
-    setBusy(true);
+  const [busy, run] = useBusyAction();
+  const download = () => {
     showToast('blank', DOCUMENT_TEXT.downloading);
-    try {
-      const file = await client.call('docFile.original', {
-        source: props.doc.source,
-        deeplink: props.doc.deeplink,
-      });
-      const url = URL.createObjectURL(file);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = downloadName(props.doc.title, props.doc.mime_type);
-      anchor.hidden = true;
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      // The browser has taken the file once the click's task has run.
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      showToast('success', DOCUMENT_TEXT.downloaded);
-    } catch {
-      toast.error(DOCUMENT_TEXT.downloadFailed, { duration: DOCUMENT_TEXT.downloadFailedMs });
-    } finally {
-      setBusy(false);
-    }
+    return run(
+      async () => {
+        const file = await client.call('docFile.original', {
+          source: props.doc.source,
+          deeplink: props.doc.deeplink,
+        });
+        const url = URL.createObjectURL(file);
+        const anchor = document.createElement('a');
+        anchor.href = url;
+        anchor.download = downloadName(props.doc.title, props.doc.mime_type);
+        anchor.hidden = true;
+        document.body.append(anchor);
+        anchor.click();
+        anchor.remove();
+        // The browser has taken the file once the click's task has run.
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        showToast('success', DOCUMENT_TEXT.downloaded);
+      },
+      () => toast.error(DOCUMENT_TEXT.downloadFailed, { duration: DOCUMENT_TEXT.downloadFailedMs }),
+    );
   };
   return (
     <button
@@ -164,7 +178,7 @@ function SummaryButton(props: { doc: ActionDocument }) {
   const { client } = useShell();
   const { deeplink } = props.doc;
   const [summary, setSummary] = useState<SummaryStatus | null>(null);
-  const [asking, setAsking] = useState(false);
+  const [asking, run] = useBusyAction();
 
   useEffect(() => {
     let alive = true;
@@ -184,17 +198,11 @@ function SummaryButton(props: { doc: ActionDocument }) {
     };
   }, [client, deeplink]);
 
-  const ask = async () => {
-    setAsking(true);
-    try {
+  const ask = () =>
+    run(async () => {
       setSummary(await client.call('docFile.summarise', { deeplink }));
       showToast('blank', SUMMARY_REQUESTED_TOAST);
-    } catch (failure) {
-      showToast('error', userMessage(failure));
-    } finally {
-      setAsking(false);
-    }
-  };
+    });
   const status = summary?.status ?? null;
   if (status === 'SUCCESS' && summary?.summary_pdf) {
     const pdf = summary.summary_pdf;
@@ -232,10 +240,9 @@ function SummaryButton(props: { doc: ActionDocument }) {
 function DeleteButton(props: { doc: ActionDocument; onDeleted: () => void }) {
   const { client } = useShell();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
+  const [busy, run] = useBusyAction();
+  const remove = () =>
+    run(async () => {
       await client.call('docFile.delete', {
         source: props.doc.source,
         deeplink: props.doc.deeplink,
@@ -243,12 +250,7 @@ function DeleteButton(props: { doc: ActionDocument; onDeleted: () => void }) {
       setConfirming(false);
       showToast('success', `${props.doc.title} is deleted`);
       props.onDeleted();
-    } catch (failure) {
-      showToast('error', userMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       <button
