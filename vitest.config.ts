@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          // Password hashing at a test work factor (see the file).
+          setupFiles: ['tests/server/setup.ts'],
           testTimeout: 60000,
           hookTimeout: 60000,
         },
@@ -33,6 +35,8 @@ export default defineConfig({
           include: ['tests/worker/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['fake-indexeddb/auto'],
+          // Migrates and seeds one SQLite database for the run; each file's server starts on a copy.
+          globalSetup: ['tests/worker/global-setup.ts'],
           testTimeout: 60000,
           hookTimeout: 60000,
         },

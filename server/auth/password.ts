@@ -5,15 +5,23 @@ const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOpti
     scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
   );
 
+export type ScryptParams = { readonly N: number; readonly r: number; readonly p: number };
+
 /** Node's defaults (N=2^14, r=8, p=1): about 50 ms a hash, well inside scrypt's memory cap. */
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+export const PASSWORD_PARAMS: ScryptParams = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
-/** `scrypt$N$r$p$salt$hash` with a fresh 16-byte salt per password. */
-export const hashPassword = async (password: string): Promise<string> => {
+/**
+ * `scrypt$N$r$p$salt$hash` with a fresh 16-byte salt per password. The factors travel with the
+ * hash, so `verifyPassword` checks any of them (the server suites hash at a lower one).
+ */
+export const hashPassword = async (
+  password: string,
+  params: ScryptParams = PASSWORD_PARAMS,
+): Promise<string> => {
   const salt = randomBytes(16);
-  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, PARAMS);
-  const { N, r, p } = PARAMS;
+  const key = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, params);
+  const { N, r, p } = params;
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 };
 

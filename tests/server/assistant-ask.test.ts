@@ -10,11 +10,11 @@ import {
   statusRuns,
   writeFilings,
 } from './assistant-fixture';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 const CURRENCY = "What are Nike's risks from foreign currency exchange rates?";
 
-describe.each(STORAGES)('the ask stream on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('the ask stream on %s', (storage) => {
   let h: Harness;
   let token: string;
   let nike: string;

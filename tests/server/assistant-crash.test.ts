@@ -5,7 +5,7 @@ import { registerAskRoute } from '../../server/assistant/ask-route';
 import { resolveAuth } from '../../server/auth/resolve';
 import type { AppEnv } from '../../server/context';
 import { ask, askPath } from './assistant-fixture';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 /**
  * A server that dies while an answer streams (issue 17: kill -9 left the session with its
@@ -30,7 +30,7 @@ const waitFor = async <T>(what: string, check: () => Promise<T | null | undefine
   }
 };
 
-describe.each(STORAGES)('a server that dies answering, on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('a server that dies answering, on %s', (storage) => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness(storage, { seed: false });

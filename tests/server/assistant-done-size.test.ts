@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskAnswer } from '../../contract/assistant';
 import { askPath, dataLines, filingsReader, writeFilings } from './assistant-fixture';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 /**
  * DONE's weight. An answer's retrieved_results list the documents its passages were read
@@ -25,7 +25,7 @@ const emsOf = (highlights: readonly string[]) =>
   );
 const collapsed = (s: string) => s.replace(/\s+/g, ' ');
 
-describe.each(STORAGES)("DONE's retrieved results on %s", (storage) => {
+describe.each(STORAGE_INDEPENDENT)("DONE's retrieved results on %s", (storage) => {
   let h: Harness;
   let token: string;
   const texts = new Map<string, string>();

@@ -22,7 +22,7 @@ import {
   WDC_TITLE,
   writeFilings,
 } from './assistant-fixture';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 /**
  * Issue 16, "answers a researcher can trust": the organisations a question names are
@@ -98,7 +98,7 @@ describe('filers (search/entities.ts)', () => {
   });
 });
 
-describe.each(STORAGES)('questions about organisations on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('questions about organisations on %s', (storage) => {
   let h: Harness;
   let token: string;
   let nike: string;

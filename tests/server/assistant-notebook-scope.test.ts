@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask } from './assistant-fixture';
 import { newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 /** A notebook as the assistant's scope: its notes only; another user's notebook is refused. */
-describe.each(STORAGES)('asking within a notebook, on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('asking within a notebook, on %s', (storage) => {
   let h: Harness;
   let ada: { token: string };
   let bob: { token: string };

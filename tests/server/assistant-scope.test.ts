@@ -11,7 +11,7 @@ import {
 } from './assistant-fixture';
 import { draft } from './boards-fixture';
 import { addDocs, news } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 import { usePrivateFeedServer } from './private-feed-server';
 
 const privateFeedUrl = usePrivateFeedServer();
@@ -26,7 +26,7 @@ const citedDocuments = (res: Awaited<ReturnType<typeof ask>>) => [
   ),
 ];
 
-describe.each(STORAGES)('what the assistant may read, on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('what the assistant may read, on %s', (storage) => {
   let h: Harness;
   /** Owns a private source holding the memo; follows the US filings. */
   let ada: { token: string; source: { source_id: string; key: string } };

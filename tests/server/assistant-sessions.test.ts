@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, documentIdOf, filingsReader, NIKE_TITLE, writeFilings } from './assistant-fixture';
 import { addDocs, changesOf, follow, news, newUser } from './documents-helpers';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 const CURRENCY = 'what are the risks from foreign currency exchange rates?';
 const SUPPLIERS = 'How does the company depend on its suppliers?';
 const sessions = (h: Harness, token: string, query = '') =>
   h.call('GET', `/ml/ask-needl/sessions${query}`, { token });
 
-describe.each(STORAGES)('assistant sessions on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('assistant sessions on %s', (storage) => {
   let h: Harness;
   let ada: { token: string; userId: string };
   let bob: { token: string };

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, PUBLIC_URL, resetTokenFrom, STORAGES, type Harness } from './harness';
+import {
+  createHarness,
+  PUBLIC_URL,
+  resetTokenFrom,
+  STORAGE_INDEPENDENT,
+  type Harness,
+} from './harness';
 
-describe.each(STORAGES)('auth on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('auth on %s', (storage) => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness(storage);

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely } from 'kysely';
+import pg from 'pg';
 import type { Database, Db } from '../../server/db/schema';
 import { openDatabase } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
@@ -27,6 +28,9 @@ import { seedDemoWorkspace } from '../../server/seed';
  * WebAssembly on every `PGlite.create()` (5 to 20 s on 2 cores, most of a storage suite's time);
  * loading a data directory saved after migrations and the seed skips initdb, migrations and the
  * seed. SQLite's copy is a file copy.
+ *
+ * A real PostgreSQL server gets a template database instead: CREATE DATABASE ... TEMPLATE copies
+ * it in a fraction of the time migrations and the seed take over the wire.
  *
  * The templates are cached on disk under the system temp directory, named by a hash of
  * everything that shapes them (every file under server/ and contract/, the PGlite version, the
@@ -78,13 +82,18 @@ const dropOldTemplates = () => {
   const found = readdirSync(CACHE_DIR).flatMap((name) => {
     const path = join(CACHE_DIR, name);
     try {
-      return [{ path, used: statSync(path).mtimeMs }];
+      return [{ path, used: statSync(path).mtimeMs, template: /\.(db|tar)$/.test(name) }];
     } catch {
       return []; // another worker removed it first
     }
   });
-  found.sort((a, b) => b.used - a.used);
-  for (const [i, { path, used }] of found.entries()) {
+  // Besides templates: locks (madeOnce) and templates being written (writeAtomically), left
+  // by a process that died if an hour old.
+  for (const { path } of found.filter((f) => !f.template && f.used < hourAgo)) {
+    rmSync(path, { recursive: true, force: true });
+  }
+  const templates = found.filter((f) => f.template).sort((a, b) => b.used - a.used);
+  for (const [i, { path, used }] of templates.entries()) {
     if (i >= 12 || used < hourAgo) rmSync(path, { force: true });
   }
 };
@@ -157,6 +166,38 @@ export const openSqliteFromTemplate = async (dataDir: string, opts: TemplateOpti
 const loadPglite = () =>
   Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
 
+/**
+ * Makes `path` with `make` unless another process is making it (a lock directory beside it):
+ * then waits for its file. Two vitest workers starting together would otherwise both pay
+ * PGlite's initdb, migrations and seed (tens of seconds on 2 cores) for the same template.
+ */
+const madeOnce = async (path: string, make: () => Promise<void>) => {
+  const lock = `${path}.lock`;
+  mkdirSync(dirname(path), { recursive: true });
+  for (;;) {
+    if (existsSync(path)) return;
+    try {
+      mkdirSync(lock);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw err;
+      // Held by another process; one held for 10 minutes is a dead process's.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true });
+      } catch {
+        // released meanwhile
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      continue;
+    }
+    try {
+      if (!existsSync(path)) await make();
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    return;
+  }
+};
+
 const pgliteTemplates = new Map<string, Promise<Blob>>();
 /** A migrated (and seeded) PGlite data directory (a tar) to load; made on first use. */
 const pgliteTemplate = (opts: TemplateOptions): Promise<Blob> => {
@@ -164,23 +205,22 @@ const pgliteTemplate = (opts: TemplateOptions): Promise<Blob> => {
   let template = pgliteTemplates.get(path);
   if (!template) {
     template = (async () => {
-      if (existsSync(path)) {
-        touch(path);
-        return new Blob([readFileSync(path)]);
-      }
-      const [{ PGlite }, { PGliteDialect }] = await loadPglite();
-      const pglite = await PGlite.create();
-      const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-      try {
-        await migrateAndSeed(db, opts);
-        await pglite.exec('CHECKPOINT');
-        const tar = await pglite.dumpDataDir('none');
-        const bytes = new Uint8Array(await tar.arrayBuffer());
-        writeAtomically(path, (tmp) => writeFileSync(tmp, bytes));
-        return new Blob([bytes]);
-      } finally {
-        await db.destroy();
-      }
+      await madeOnce(path, async () => {
+        const [{ PGlite }, { PGliteDialect }] = await loadPglite();
+        const pglite = await PGlite.create();
+        const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+        try {
+          await migrateAndSeed(db, opts);
+          await pglite.exec('CHECKPOINT');
+          const tar = await pglite.dumpDataDir('none');
+          const bytes = new Uint8Array(await tar.arrayBuffer());
+          writeAtomically(path, (tmp) => writeFileSync(tmp, bytes));
+        } finally {
+          await db.destroy();
+        }
+      });
+      touch(path);
+      return new Blob([readFileSync(path)]);
     })();
     pgliteTemplates.set(path, template);
     template.catch(() => pgliteTemplates.delete(path));
@@ -196,4 +236,108 @@ export const openPgliteFromTemplate = async (opts: TemplateOptions) => {
     db: new Kysely<Database>({ dialect: new PGliteDialect(pglite) }),
     dialect: 'postgres' as const,
   };
+};
+
+/**
+ * Template databases on a real PostgreSQL server: `needl_tmpl_<key>_<unix seconds made>`, the
+ * key a hash of what shapes them (as for the files above). Made once per key under an advisory
+ * lock (other processes wait for it), built under a temporary name and renamed when whole.
+ */
+const PG_TEMPLATE_PREFIX = 'needl_tmpl_';
+const pgTemplates = new Map<string, Promise<string>>();
+
+const withAdmin = async <T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+};
+
+/** Templates of code edited since: those made over an hour ago, and all but the 12 newest. */
+const dropOldPgTemplates = async (c: pg.Client, keep: string) => {
+  const { rows } = await c.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname LIKE '${PG_TEMPLATE_PREFIX}%'`,
+  );
+  const hourAgo = Date.now() / 1000 - 3600;
+  const found = rows
+    .map((r) => ({ name: r.datname, made: Number(r.datname.split('_').at(-1)) }))
+    .filter((t) => t.name !== keep && Number.isFinite(t.made))
+    .sort((a, b) => b.made - a.made);
+  for (const [i, t] of found.entries()) {
+    if (i < 11 && t.made >= hourAgo) continue;
+    // In use by another run's copy (or gone already): left for a later run.
+    await c.query(`DROP DATABASE IF EXISTS ${t.name}`).catch(() => undefined);
+  }
+};
+
+const templateKey = (opts: TemplateOptions) =>
+  createHash('sha256')
+    .update(`${hashOfSources()} ${opts.product} ${opts.seedNow} ${opts.seed}`)
+    .digest('hex')
+    .slice(0, 24);
+
+/** The name of a migrated (and seeded) template database on the server; made on first use. */
+export const postgresTemplate = (adminUrl: string, opts: TemplateOptions): Promise<string> => {
+  const key = templateKey(opts);
+  const cacheKey = `${adminUrl} ${key}`;
+  let template = pgTemplates.get(cacheKey);
+  if (!template) {
+    template = withAdmin(adminUrl, async (c) => {
+      const existing = async () =>
+        (
+          await c.query<{ datname: string }>(
+            'SELECT datname FROM pg_database WHERE datname LIKE $1',
+            [`${PG_TEMPLATE_PREFIX}${key}_%`],
+          )
+        ).rows[0]?.datname;
+      const lock = `needl-test-template ${key}`;
+      await c.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
+      try {
+        const found = await existing();
+        if (found) return found;
+        const name = `${PG_TEMPLATE_PREFIX}${key}_${Math.floor(Date.now() / 1000)}`;
+        // Under the lock, any half-built one is a dead process's.
+        const dead = await c.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE datname LIKE $1',
+          [`needl_building_${key}_%`],
+        );
+        for (const { datname } of dead.rows) await c.query(`DROP DATABASE IF EXISTS ${datname}`);
+        const building = `needl_building_${key}_${process.pid}`;
+        await c.query(`CREATE DATABASE ${building}`);
+        const url = new URL(adminUrl);
+        url.pathname = `/${building}`;
+        const { db } = await openDatabase({ databaseUrl: url.toString() });
+        try {
+          await migrateAndSeed(db, opts);
+        } finally {
+          await db.destroy();
+        }
+        // pg's pool.end() resolves before its sockets have closed: a rename waits for them.
+        for (let i = 0; ; i++) {
+          try {
+            await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006' || i >= 250) throw err;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+        await dropOldPgTemplates(c, name);
+        return name;
+      } finally {
+        await c.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
+      }
+    });
+    pgTemplates.set(cacheKey, template);
+    template.catch(() => pgTemplates.delete(cacheKey));
+  }
+  return template;
+};
+
+/** Forgets a template another run dropped meanwhile, so the next call makes it again. */
+export const forgetPostgresTemplate = (adminUrl: string, opts: TemplateOptions) => {
+  pgTemplates.delete(`${adminUrl} ${templateKey(opts)}`);
 };

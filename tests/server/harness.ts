@@ -11,7 +11,13 @@ import { createMailer, type MailLog } from '../../server/mailer';
 import { runMaintenance } from '../../server/maintenance';
 import { createLocalStorage, type FileStorage } from '../../server/storage';
 import type { UploadSettings } from '../../server/uploads';
-import { migrateAndSeed, openPgliteFromTemplate, openSqliteFromTemplate } from './db-templates';
+import {
+  forgetPostgresTemplate,
+  openPgliteFromTemplate,
+  openSqliteFromTemplate,
+  postgresTemplate,
+  type TemplateOptions,
+} from './db-templates';
 
 /**
  * The storage back ends every storage-dependent suite runs against: SQLite and PostgreSQL in
@@ -34,13 +40,31 @@ export const STORAGE_INDEPENDENT: Storage[] = ['sqlite'];
 /** The real server's admin URL when TEST_DATABASE_URL is set. */
 export const REAL_POSTGRES_URL = REAL_POSTGRES;
 
-/** A fresh database on the real server, so suites never see each other's rows. */
-export const freshPostgresDatabase = async (adminUrl: string) => {
+/**
+ * A fresh database on the real server, so suites never see each other's rows: empty, or a copy
+ * of a template database migrated (and seeded) once (db-templates.ts).
+ */
+export const freshPostgresDatabase = async (adminUrl: string, template?: TemplateOptions) => {
   const name = `needl_test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    if (!template) {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } else {
+      try {
+        await admin.query(
+          `CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(adminUrl, template)}`,
+        );
+      } catch (err) {
+        // Dropped by another run meanwhile (db-templates.ts keeps the newest): made again.
+        if ((err as { code?: string }).code !== '3D000') throw err;
+        forgetPostgresTemplate(adminUrl, template);
+        await admin.query(
+          `CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(adminUrl, template)}`,
+        );
+      }
+    }
   } finally {
     await admin.end();
   }
@@ -107,19 +131,22 @@ export const createHarness = async (
     uploads?: Partial<UploadSettings>;
   } = {},
 ) => {
+  if (storage === 'postgres' && !REAL_POSTGRES) throw new Error('postgres needs TEST_DATABASE_URL');
   const clock = { now: SEED_NOW };
   const dataDir = storage === 'sqlite' ? mkdtempSync(join(tmpdir(), 'server-test-')) : undefined;
-  const real =
-    storage === 'postgres' && REAL_POSTGRES ? await freshPostgresDatabase(REAL_POSTGRES) : null;
-  // SQLite and PGlite start from a copy of a database migrated and seeded once (db-templates.ts):
-  // the same state the steps below make, without PGlite's initdb on every harness.
+  // Every back end starts from a copy of a database migrated and seeded once (db-templates.ts):
+  // the state migrations and the seed make, without PGlite's initdb or PostgreSQL's migrations
+  // on every harness.
   const template = { seedNow: SEED_NOW, product: 'needl', seed: opts.seed !== false };
+  const real =
+    storage === 'postgres' && REAL_POSTGRES
+      ? await freshPostgresDatabase(REAL_POSTGRES, template)
+      : null;
   const { db, dialect } = dataDir
     ? await openSqliteFromTemplate(dataDir, template)
     : storage === 'pglite'
       ? await openPgliteFromTemplate(template)
       : await openDatabase({ databaseUrl: real?.url });
-  if (storage === 'postgres') await migrateAndSeed(db, template);
   const mail: MailLog = { sent: [] };
   const logs: string[] = [];
   const log = (line: string) => logs.push(line);
@@ -131,6 +158,7 @@ export const createHarness = async (
   };
   const filesDir = opts.storage ? null : mkdtempSync(join(tmpdir(), 'server-files-'));
   const files = opts.storage ?? createLocalStorage(filesDir!);
+  const waits = { idempotencyMs: opts.idempotencyWaitMs };
   const app = createApp({
     storage: files,
     uploads: opts.uploads,
@@ -145,7 +173,10 @@ export const createHarness = async (
     publicUrl: () => PUBLIC_URL,
     metrics,
     trustProxy: opts.trustProxy,
-    idempotencyWaitMs: opts.idempotencyWaitMs,
+    // Read per request: a test may shorten it while the app runs (harness.waits).
+    get idempotencyWaitMs() {
+      return waits.idempotencyMs;
+    },
     signInWaitMs: opts.signInWaitMs,
     changeRetention: opts.changeRetention,
   });
@@ -223,6 +254,8 @@ export const createHarness = async (
     close,
     /** The file storage the app writes uploads to. */
     files,
+    /** How long a request waits for another holding its idempotency key (undefined: the default). */
+    waits,
   };
 };
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, STORAGES, type Harness } from './harness';
+import { createHarness, STORAGE_INDEPENDENT, type Harness } from './harness';
 
 const OVERLAY_TYPES =
   'overlay_widths keys must be overlay types: preview, ask-{product}, custom-feed, portfolio, report';
 
-describe.each(STORAGES)('preferences on %s', (storage) => {
+describe.each(STORAGE_INDEPENDENT)('preferences on %s', (storage) => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness(storage, { seed: false });

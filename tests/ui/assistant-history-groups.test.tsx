@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { groupSessions, historyGroupOf } from '../../src/features/assistant/history/history-groups';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { breadcrumbs } from '../../src/lib/breadcrumbs';
 import { pageHeader } from '../../src/lib/routes';

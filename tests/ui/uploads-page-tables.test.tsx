@@ -1,64 +1,28 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DocumentDetail } from '../../contract/documents';
-import type { SummaryStatus, TableExtractionResult } from '../../contract/extract';
-import type { PdfDocument } from '../../src/features/uploads/pdfjs';
+import type { TableExtractionResult } from '../../contract/extract';
 import { FEED_FLAGS } from './feed-fixtures';
 import { apiError, renderShell, setViewportWidth, SIGNED_IN } from './shell-fake-workspace';
+import { DRIVE_SOURCE, fakePdf, noSummary, uploadedPdf } from './uploads-fixtures';
 
 // Issue 20 item 6: table extraction on a page of an uploaded PDF in the preview (flag
 // doc_table_extraction; POST /ml/table-extraction through the worker's tables.page): starting at
 // the cited page, each table shown with its header row, a page without tables said so, and the
-// server's refusal shown in its words. jsdom draws no PDF: pdf.js is a stand-in of 4 pages.
-vi.mock('../../src/features/uploads/pdfjs', () => ({
-  preparePdf: async () => {},
-  openPdf: async (): Promise<PdfDocument> => ({
-    numPages: 4,
-    getPage: async () => ({
-      getViewport: ({ scale }: { scale: number }) => ({ width: 612 * scale, height: 792 * scale }),
-      render: () => ({ promise: Promise.resolve(), cancel: () => {} }),
-      cleanup: () => {},
-    }),
-    destroy: async () => {},
-  }),
-}));
+// server's refusal shown in its words. jsdom draws no PDF: pdf.js is a stand-in of 4 pages
+// (uploads-fixtures.ts).
+vi.mock(
+  '../../src/features/uploads/pdfjs',
+  async () => (await import('./uploads-fixtures')).fakePdfjs,
+);
 
-beforeEach(() => setViewportWidth(1600));
+beforeEach(() => {
+  setViewportWidth(1600);
+  fakePdf.reset(4, { width: 612, height: 792 });
+});
 afterEach(cleanup);
 
-const SOURCE = 'needldrive_u1';
-const uploadedPdf: DocumentDetail = {
-  doc_id: 'doc-1',
-  deeplink: 'doc-1',
-  source: SOURCE,
-  source_id: 's-drive',
-  label: 'My drive',
-  category: 'rss_news',
-  category_tab: 'documents',
-  market: null,
-  unix: 1_700_000_000,
-  title: 'Segment revenues',
-  link: null,
-  plain_text: 'NIKE Brand revenues by segment (in millions)',
-  thumbnail_location: null,
-  mime_type: 'application/pdf',
-  company_name: null,
-  security_code: null,
-  security_id: null,
-  secondary_category: null,
-  categories: [],
-  access_key: 's-drive',
-  seq: 1,
-  content: '',
-  body: 'NIKE Brand revenues by segment (in millions)',
-  read: true,
-};
-const noSummary: SummaryStatus = {
-  deeplink: 'doc-1',
-  status: null,
-  summary_pdf: null,
-  error: null,
-};
+const SOURCE = DRIVE_SOURCE;
+const segmentsPdf = uploadedPdf('Segment revenues', 'NIKE Brand revenues by segment (in millions)');
 
 const page = (n: number, tables: TableExtractionResult['results']['tables']) => ({
   deeplink: 'doc-1',
@@ -75,7 +39,7 @@ const open = (flags: Record<string, boolean>, handlers = {}) =>
     session: SIGNED_IN,
     handlers: {
       'flags.get': () => ({ ...FEED_FLAGS, ...flags }),
-      'doc.get': () => uploadedPdf,
+      'doc.get': () => segmentsPdf,
       'docFile.original': () => new Blob(['%PDF-1.7'], { type: 'application/pdf' }),
       'docFile.summaryStatus': () => noSummary,
       ...handlers,

@@ -1,6 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DocumentDetail } from '../../contract/documents';
 import type { SummaryStatus } from '../../contract/extract';
 import {
   anchorAt,
@@ -12,7 +11,6 @@ import {
   scrollFor,
   visiblePages,
 } from '../../src/features/uploads/pdf-layout';
-import type { PdfDocument, PdfSource } from '../../src/features/uploads/pdfjs';
 import { FEED_FLAGS } from './feed-fixtures';
 import {
   apiError,
@@ -21,79 +19,24 @@ import {
   SIGNED_IN,
   SIGNED_OUT,
 } from './shell-fake-workspace';
+import { DRIVE_SOURCE, fakePdf, noSummary, uploadedPdf as nikeReport } from './uploads-fixtures';
 
 // jsdom draws nothing: pdf.js is replaced by a document of pages 400 x 500 points that records
-// which pages were drawn, opened and given back. Opening a file larger than its first chunk, it
-// reads the file's last 1,000 bytes as pdf.js reads the cross-reference table.
-const pdf = vi.hoisted(() => ({
-  pages: 10,
-  drawn: [] as number[],
-  released: [] as number[],
-  opened: [] as PdfSource[],
-  tails: [] as Uint8Array[],
-}));
-vi.mock('../../src/features/uploads/pdfjs', () => ({
-  preparePdf: async () => {},
-  openPdf: async (source: PdfSource): Promise<PdfDocument> => {
-    pdf.opened.push(source);
-    if (source.size > source.initial.length) {
-      pdf.tails.push(await source.read(source.size - 1000, source.size));
-    }
-    return {
-      numPages: pdf.pages,
-      getPage: async (n: number) => ({
-        getViewport: ({ scale }: { scale: number }) => ({
-          width: 400 * scale,
-          height: 500 * scale,
-        }),
-        render: () => {
-          pdf.drawn.push(n);
-          return { promise: Promise.resolve(), cancel: () => {} };
-        },
-        cleanup: () => void pdf.released.push(n),
-      }),
-      destroy: async () => {},
-    };
-  },
-}));
+// which pages were drawn, opened and given back (uploads-fixtures.ts). Opening a file larger
+// than its first chunk, it reads the file's last 1,000 bytes as pdf.js reads the cross-reference table.
+vi.mock(
+  '../../src/features/uploads/pdfjs',
+  async () => (await import('./uploads-fixtures')).fakePdfjs,
+);
 
 beforeEach(() => {
   setViewportWidth(1600);
-  pdf.pages = 10;
-  pdf.drawn.length = 0;
-  pdf.released.length = 0;
-  pdf.opened.length = 0;
-  pdf.tails.length = 0;
+  fakePdf.reset();
 });
 afterEach(cleanup);
 
-const SOURCE = 'needldrive_u1';
-const uploadedPdf: DocumentDetail = {
-  doc_id: 'doc-1',
-  deeplink: 'doc-1',
-  source: SOURCE,
-  source_id: 's-drive',
-  label: 'My drive',
-  category: 'rss_news',
-  category_tab: 'documents',
-  market: null,
-  unix: 1_700_000_000,
-  title: 'Nike annual report',
-  link: null,
-  plain_text: 'NIKE, Inc. designs, develops and markets athletic footwear.',
-  thumbnail_location: null,
-  mime_type: 'application/pdf',
-  company_name: null,
-  security_code: null,
-  security_id: null,
-  secondary_category: null,
-  categories: [],
-  access_key: 's-drive',
-  seq: 1,
-  content: '',
-  body: 'NIKE, Inc. designs, develops and markets athletic footwear.',
-  read: true,
-};
+const SOURCE = DRIVE_SOURCE;
+const uploadedPdf = nikeReport();
 
 /** A 200,000-byte PDF read by ranges: byte i is i % 251. */
 const FILE_SIZE = 200_000;
@@ -111,13 +54,6 @@ const ALL_DOC_FLAGS = {
   doc_download: true,
   doc_delete: true,
   doc_summarization: true,
-};
-
-const noSummary: SummaryStatus = {
-  deeplink: 'doc-1',
-  status: null,
-  summary_pdf: null,
-  error: null,
 };
 
 describe('where the PDF viewer puts pages and the cited box', () => {
@@ -246,7 +182,7 @@ describe('an uploaded PDF in the preview', () => {
         p.getAttribute('data-page-number'),
       );
     expect(pages()).toEqual(['2', '3', '4']);
-    await waitFor(() => expect([...pdf.drawn].sort()).toEqual([2, 3, 4]));
+    await waitFor(() => expect([...fakePdf.drawn].sort()).toEqual([2, 3, 4]));
     // Read by ranges: the first 64 KiB (which tell the size), then what pdf.js asks for; the
     // whole file never.
     expect(view.calls.filter((c) => c.op === 'docFile.range').map((c) => c.input)).toEqual([
@@ -254,10 +190,10 @@ describe('an uploaded PDF in the preview', () => {
       { source: SOURCE, deeplink: 'doc-1', start: 199_000, end: 199_999 },
     ]);
     expect(view.calls.some((c) => c.op === 'docFile.original')).toBe(false);
-    expect(pdf.opened.map((o) => [o.size, o.initial.length, o.initial[300]])).toEqual([
+    expect(fakePdf.opened.map((o) => [o.size, o.initial.length, o.initial[300]])).toEqual([
       [200_000, 65_536, 49],
     ]);
-    expect([pdf.tails[0]?.length, pdf.tails[0]?.[0]]).toEqual([1000, 199_000 % 251]);
+    expect([fakePdf.tails[0]?.length, fakePdf.tails[0]?.[0]]).toEqual([1000, 199_000 % 251]);
 
     // Scrolled to the end: the last pages are drawn, the cited ones give their memory back.
     fireEvent.wheel(viewer);
@@ -265,7 +201,7 @@ describe('an uploaded PDF in the preview', () => {
     fireEvent.scroll(viewer);
     await waitFor(() => expect(pages()).toEqual(['9', '10']));
     expect(await screen.findByText('Page 10 of 10')).toBeTruthy();
-    await waitFor(() => expect([...pdf.released].sort((a, b) => a - b)).toEqual([2, 3, 4]));
+    await waitFor(() => expect([...fakePdf.released].sort((a, b) => a - b)).toEqual([2, 3, 4]));
     expect(screen.queryByTestId('pdf-highlight')).toBeNull();
     // The passage's text stays, folded under the pages.
     expect(screen.getByText('Text of the document')).toBeTruthy();

@@ -1,72 +1,26 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DocumentDetail } from '../../contract/documents';
-import type { SummaryStatus } from '../../contract/extract';
-import type { PdfDocument, PdfSource } from '../../src/features/uploads/pdfjs';
 import { FEED_FLAGS } from './feed-fixtures';
 import { renderShell, setViewportWidth, SIGNED_IN } from './shell-fake-workspace';
+import { DRIVE_SOURCE, fakePdf, noSummary, uploadedPdf } from './uploads-fixtures';
 
 // The /document and /image viewers (000 §2; 002 §2: JSON-encoded query parameters). jsdom draws
-// nothing: pdf.js is replaced by a document of ten pages 400 x 500 points.
-const pdf = vi.hoisted(() => ({ drawn: [] as number[] }));
-vi.mock('../../src/features/uploads/pdfjs', () => ({
-  preparePdf: async () => {},
-  openPdf: async (_source: PdfSource): Promise<PdfDocument> => ({
-    numPages: 10,
-    getPage: async (n: number) => ({
-      getViewport: ({ scale }: { scale: number }) => ({ width: 400 * scale, height: 500 * scale }),
-      render: () => {
-        pdf.drawn.push(n);
-        return { promise: Promise.resolve(), cancel: () => {} };
-      },
-      cleanup: () => {},
-    }),
-    destroy: async () => {},
-  }),
-}));
+// nothing: pdf.js is replaced by a document of ten pages 400 x 500 points (uploads-fixtures.ts).
+vi.mock(
+  '../../src/features/uploads/pdfjs',
+  async () => (await import('./uploads-fixtures')).fakePdfjs,
+);
 
 beforeEach(() => {
   setViewportWidth(1600);
-  pdf.drawn.length = 0;
+  fakePdf.reset();
 });
 afterEach(cleanup);
 
-const SOURCE = 'needldrive_u1';
-const uploadedPdf: DocumentDetail = {
-  doc_id: 'doc-1',
-  deeplink: 'doc-1',
-  source: SOURCE,
-  source_id: 's-drive',
-  label: 'My drive',
-  category: 'rss_news',
-  category_tab: 'documents',
-  market: null,
-  unix: 1_700_000_000,
-  title: 'Nike annual report',
-  link: null,
-  plain_text: 'NIKE, Inc. designs, develops and markets athletic footwear.',
-  thumbnail_location: null,
-  mime_type: 'application/pdf',
-  company_name: null,
-  security_code: null,
-  security_id: null,
-  secondary_category: null,
-  categories: [],
-  access_key: 's-drive',
-  seq: 1,
-  content: '',
-  body: 'NIKE, Inc. designs, develops and markets athletic footwear.',
-  read: true,
-};
-const noSummary: SummaryStatus = {
-  deeplink: 'doc-1',
-  status: null,
-  summary_pdf: null,
-  error: null,
-};
+const SOURCE = DRIVE_SOURCE;
 const handlers = {
   'flags.get': () => FEED_FLAGS,
-  'doc.get': () => uploadedPdf,
+  'doc.get': () => uploadedPdf(),
   'docFile.range': ({ start, end }: { start: number; end: number }) => ({
     size: 1000,
     bytes: new Uint8Array(Math.min(end, 999) - start + 1),

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from '../../contract/sync';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import type { FetchLike, RequestInitLike } from '../../worker/deps';
 import type { Mirror } from '../../worker/mirror';
@@ -23,9 +23,27 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-/** The real server, in-process on a free port, over a throwaway SQLite directory. */
+/**
+ * Whether a server with these options would seed what tests/worker/global-setup.ts seeded once
+ * (the seed depends only on the clock and the product name, and lives in the SQLite directory).
+ */
+const startsFromSeeded = (options: StartOptions) =>
+  options.seed !== false &&
+  options.now === undefined &&
+  options.product === undefined &&
+  options.dataDir === undefined &&
+  options.databaseUrl === undefined &&
+  options.pglite === undefined &&
+  options.storage === undefined;
+
+/**
+ * The real server, in-process on a free port, over a throwaway SQLite directory: a copy of the
+ * run's seeded one where the options allow, so that the server finds its seed and migrations done.
+ */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'worker-test-'));
+  const seeded = inject('seededDataDir');
+  if (seeded && startsFromSeeded(options)) cpSync(seeded, dataDir, { recursive: true });
   const server = await startServer({ port: 0, dataDir, seed: true, log: () => {}, ...options });
   return {
     server,
