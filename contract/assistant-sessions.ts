@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedJsonObject, id, LIMITS, queryInt, text } from './define';
 import { AskAnswer, AskMode, HOME_ID, universeId } from './assistant-answer';
+import { ChatAttachment } from './assistant-attachments';
 
 // ---------------------------------------------------------------------------------------------
 // Sessions (001 §3 "Assistant session"), feedback, suggested questions
@@ -69,6 +70,8 @@ export const SessionMessage = z.object({
   error: z.string().nullable(),
   feedback: z.enum(['CORRECT', 'INCORRECT']).nullable(),
   created_at: z.string(),
+  /** The files attached for this question (its chat's attachments feed), shown on it. */
+  attachments: z.array(ChatAttachment).optional(),
 });
 export type SessionMessage = z.infer<typeof SessionMessage>;
 

@@ -30,7 +30,17 @@ async function ownFeed(db: Db, userId: string, feedId: string) {
 const filesOf = (db: Db, userId: string, feedId: string) =>
   db
     .selectFrom('upload_files')
-    .select(['key', 'client_id', 'name', 'mime_type', 'status', 'size', 'error', 'document_id'])
+    .select([
+      'key',
+      'client_id',
+      'name',
+      'mime_type',
+      'status',
+      'size',
+      'error',
+      'document_id',
+      'created_at',
+    ])
     .where('user_id', '=', userId)
     .where('feed_id', '=', feedId)
     .orderBy('created_at')
@@ -75,22 +85,41 @@ export async function attachedTarget(
   };
 }
 
-/** A session's `state.attachments`: its attachments feed's files, as the chat shows them. */
-export async function sessionAttachments(
+type FileRow = Awaited<ReturnType<typeof filesOf>>[number];
+
+const attachmentOf = (f: FileRow) =>
+  chatAttachmentOf({
+    id: f.client_id,
+    name: f.name,
+    mime_type: f.mime_type,
+    status: f.status as UploadStatus,
+    progress: f.size === null ? 0 : 100,
+    key: f.key,
+    error: f.error,
+  });
+
+/**
+ * A session's `state.attachments` (its attachments feed's files, as the chat shows them) and
+ * its messages, each question with the files attached for it: those added to the feed after
+ * the question before it was asked, up to this one (the composer sends what it holds with
+ * the next question), so a session reopened from history shows each question's files.
+ */
+export async function sessionAttachments<M extends { created_at: string }>(
   db: Db,
   userId: string,
   feedId: string | null | undefined,
-): Promise<ChatAttachment[]> {
-  if (!feedId) return [];
-  return (await filesOf(db, userId, feedId)).map((f) =>
-    chatAttachmentOf({
-      id: f.client_id,
-      name: f.name,
-      mime_type: f.mime_type,
-      status: f.status as UploadStatus,
-      progress: f.size === null ? 0 : 100,
-      key: f.key,
-      error: f.error,
-    }),
-  );
+  messages: M[],
+): Promise<{
+  attachments: ChatAttachment[];
+  messages: Array<M & { attachments?: ChatAttachment[] }>;
+}> {
+  if (!feedId) return { attachments: [], messages };
+  const files = await filesOf(db, userId, feedId);
+  let after = '';
+  const asked = messages.map((m) => {
+    const mine = files.filter((f) => f.created_at > after && f.created_at <= m.created_at);
+    after = m.created_at > after ? m.created_at : after;
+    return mine.length ? { ...m, attachments: mine.map(attachmentOf) } : m;
+  });
+  return { attachments: files.map(attachmentOf), messages: asked };
 }

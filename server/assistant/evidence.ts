@@ -1,6 +1,7 @@
 import { stem } from '../../contract/words';
 import { nameWords, normalizedNameWord } from '../search';
 import { isNotOrganisation, type Figure, type QuestionAnalysis, type TermGroup } from './question';
+import { isCellRows } from './sentences';
 
 /**
  * Does a sentence answer the question (issue 16)? The one rule both answerers apply, so that
@@ -196,12 +197,32 @@ function holdsKind(text: string): boolean {
   return [...text.matchAll(KIND_NOUN)].some((m) => !NO_KIND.has(m[1].toLowerCase()));
 }
 
+/**
+ * Whether an uploaded table's row (sentences.ts isCellRows, with its header) holds a figure in
+ * a cell after its label: a sheet's cells state amounts and counts bare ("7248"), their unit in
+ * a header or the title; a header's "Fiscal 2023" is a year, no figure.
+ */
+const cellsHoldNumber = (rows: string) =>
+  rows.split('\n').some((line) =>
+    line
+      .split(' | ')
+      .slice(1)
+      .some((cell) => holdsNumber(cell)),
+  );
+
 /** Whether a sentence holds the kind of figure the question asks for (question.ts Figure). */
 export function holdsFigure(
   sentence: string,
   q: QuestionAnalysis,
   groups: TermGroup[] = q.groups,
 ): boolean {
+  if (
+    (q.figure === 'amount' || q.figure === 'change' || q.figure === 'count') &&
+    isCellRows(sentence) &&
+    cellsHoldNumber(sentence)
+  ) {
+    return true;
+  }
   switch (q.figure) {
     case null:
       return true;

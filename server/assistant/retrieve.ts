@@ -178,15 +178,19 @@ export async function retrieve(
   }
   if (candidates.length === 0) return none;
 
-  // One candidate per passage: the best place any search gave it.
+  // One candidate per text: the best place any search gave it. Copies of one text (the same
+  // passage in syndicated copies, boilerplate, a document repeating its pages) count once, as
+  // each search already gave them (engine: one per distinct text, by its hash): a primary
+  // search's copy first, then the one of the user's own document, then the best placed.
   const unique = new Map<string, Candidate>();
   for (const c of candidates) {
-    const key = `${c.hit.document_id}:${c.hit.start}`;
+    const key = c.hit.text_hash ?? `${c.hit.document_id}:${c.hit.start}`;
     const seen = unique.get(key);
     if (
       !seen ||
       (c.primary && !seen.primary) ||
-      (c.primary === seen.primary && c.order < seen.order)
+      (c.primary === seen.primary &&
+        (c.hit.own !== seen.hit.own ? c.hit.own : c.order < seen.order))
     ) {
       unique.set(key, c);
     }

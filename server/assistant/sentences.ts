@@ -20,6 +20,25 @@ const MAX_LIST_CHARS = 1200;
 /** A page's furniture between a list's items ("- 9", "Table of Contents"). */
 const FURNITURE = /^(?:[-\u2013\s\d]+|table of contents)$/i;
 
+/** Cells as extraction writes a table's row (uploads: DOCX, PPTX and XLSX tables). */
+const CELL_SEPARATOR = ' | ';
+
+/**
+ * Whether every line of a text is a table's row as extraction writes it: its cells joined by
+ * " | " ("Greater China | 7248 | 7547"; extract/chunk.ts tableRowText).
+ */
+export const isCellRows = (text: string) =>
+  text.split('\n').every((line) => line.includes(CELL_SEPARATOR));
+
+const cellsOf = (line: string) => line.split(CELL_SEPARATOR).length;
+
+/** A header row: past its first cell, no figure but years ("Segment | Fiscal 2023 | 2022"). */
+const isHeaderCells = (line: string) =>
+  line
+    .split(CELL_SEPARATOR)
+    .slice(1)
+    .every((cell) => !/\d/.test(cell.replace(/\b(?:19|20)\d\d\b/g, '')));
+
 /**
  * The units the assistant judges and quotes: sentences, but a list with the sentence that leads
  * into it ("Our main competitors fall into four categories:", "...industry including:") is one
@@ -53,7 +72,25 @@ export function answerUnits(text: string): AnswerUnit[] {
       out.push({ start: lead.start, end, list: true, row: false });
       i = j - 1;
     } else {
-      const row = isTableRow(text.slice(lead.start, lead.end).replace(/\s+/g, ' '));
+      const unit = text.slice(lead.start, lead.end);
+      const prev = out[out.length - 1];
+      // An uploaded table's row comes on the line after its header (extraction repeats the
+      // header before each row): the two are one unit, so the row's figures say which column
+      // (year) they are ("Segment | Fiscal 2023 | Fiscal 2022\nGreater China | 7248 | 7547").
+      if (
+        isCellRows(unit) &&
+        prev &&
+        !prev.list &&
+        !text.slice(prev.start, prev.end).includes('\n') &&
+        isCellRows(text.slice(prev.start, prev.end)) &&
+        isHeaderCells(text.slice(prev.start, prev.end)) &&
+        /^[^\S\n]*\n[^\S\n]*$/.test(text.slice(prev.end, lead.start)) &&
+        cellsOf(text.slice(prev.start, prev.end)) === cellsOf(unit)
+      ) {
+        out[out.length - 1] = { start: prev.start, end: lead.end, list: false, row: true };
+        continue;
+      }
+      const row = isCellRows(unit) || isTableRow(unit.replace(/\s+/g, ' '));
       out.push({ ...lead, list: false, row });
     }
   }

@@ -55,14 +55,19 @@ async function sessionOf(
   product: string,
   now: number,
 ): Promise<AskSession> {
-  const messages = await sessionMessages(db, row.id, now);
   const metadata = metadataOf(row);
+  const { attachments, messages } = await sessionAttachments(
+    db,
+    row.user_id,
+    metadata.attachments_feed_id,
+    await sessionMessages(db, row.id, now),
+  );
   return {
     ...toSummary(row),
     state: {
       ...chatScopeOf(metadata, product),
       messages,
-      attachments: await sessionAttachments(db, row.user_id, metadata.attachments_feed_id),
+      attachments,
       attachmentsFeedId: metadata.attachments_feed_id ?? null,
       metadata,
       settings: JSON.parse(row.settings) as Record<string, unknown>,

@@ -42,11 +42,95 @@ export type EngineParts = {
 
 const seqOfPassage = (id: number) => Math.floor(id / 1024);
 
-/** Passages within the scope (and the given documents), best first. */
+/** A document's passages all: its id range (indexing.ts passageId). */
+const PER_DOCUMENT = 1024;
+/** Most ranked passages one search reads while copies of one text crowd the others out. */
+const MAX_DISTINCT_READ = 4096;
+/** Ids per lookup of passages' rows. */
+const LOOKUP_CHUNK = 500;
+
+type Ranked = { id: number; score: number };
+type Placed = PassageHit & { id: number };
+
+/**
+ * The passages' spans, text hashes and whether the viewer owns their documents, by id (primary
+ * key lookups, only of passages already ranked; cached across a search's rounds).
+ */
+async function placeAll(
+  db: Db,
+  ids: number[],
+  viewerId: string,
+  into: Map<number, Placed>,
+): Promise<void> {
+  const missing = [...new Set(ids.filter((id) => !into.has(id)))];
+  for (let i = 0; i < missing.length; i += LOOKUP_CHUNK) {
+    const rows = await db
+      .selectFrom('document_passages as p')
+      .innerJoin('search_meta as m', 'm.document_id', 'p.document_id')
+      .select([
+        'p.id',
+        'p.document_id',
+        'p.span_start',
+        'p.span_end',
+        'p.text_hash',
+        'm.owner_user_id',
+        'm.source_owner',
+      ])
+      .where('p.id', 'in', missing.slice(i, i + LOOKUP_CHUNK))
+      .execute();
+    for (const r of rows) {
+      const id = Number(r.id);
+      into.set(id, {
+        id,
+        document_id: r.document_id,
+        start: r.span_start,
+        end: r.span_end,
+        score: 0,
+        text_hash: r.text_hash ?? null,
+        own: r.owner_user_id === viewerId || r.source_owner === viewerId,
+      });
+    }
+  }
+}
+
+/**
+ * One passage per distinct text (document_passages.text_hash), best first, at most `limit`:
+ * copies of one text (syndicated news, boilerplate, a document repeating its pages) would
+ * otherwise fill the answer with one passage. A text stands where its best copy ranks, by the
+ * copy in the viewer's own document if there is one, else by that best copy.
+ */
+function distinctPassages(
+  ranked: Ranked[],
+  placed: Map<number, Placed>,
+  limit: number,
+): PassageHit[] {
+  const out: PassageHit[] = [];
+  const at = new Map<string, number>();
+  for (const p of ranked) {
+    const place = placed.get(p.id);
+    if (!place) continue;
+    const { id: _id, ...rest } = place;
+    const hit: PassageHit = { ...rest, score: p.score };
+    const key = place.text_hash ?? `#${p.id}`;
+    const i = at.get(key);
+    if (i === undefined) {
+      at.set(key, out.length);
+      out.push(hit);
+    } else if (hit.own && !out[i].own) {
+      out[i] = { ...hit, score: out[i].score };
+    }
+  }
+  return out.slice(0, limit);
+}
+
+const byRank = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
+
+/** Passages within the scope (and the given documents), best first, one per distinct text. */
 async function selectPassages(db: Db, q: PassageQuery, parts: EngineParts): Promise<PassageHit[]> {
   const limit = Math.max(0, Math.min(q.limit, 1000));
   if (limit === 0) return [];
-  let found: Array<{ id: number; score: number }> = [];
+  const placed = new Map<number, Placed>();
+  const viewer = q.scope.viewerId;
   if (q.documentIds !== null) {
     const docs = q.documentIds.length
       ? await db
@@ -61,51 +145,53 @@ async function selectPassages(db: Db, q: PassageQuery, parts: EngineParts): Prom
       q.scope,
       OPEN_FILTER,
     );
+    const range = (seq: number) => ({ lo: seq * 1024, hi: seq * 1024 + 1023 });
+    const bySeq = new Map<number, Ranked[]>();
     for (const { seq } of allowed) {
-      found.push(
-        ...(await parts.passages(db, q.expr, limit, { lo: seq * 1024, hi: seq * 1024 + 1023 })),
+      bySeq.set(seq, await parts.passages(db, q.expr, limit, range(seq)));
+    }
+    const all = () => [...bySeq.values()].flat().sort(byRank);
+    await placeAll(
+      db,
+      all().map((p) => p.id),
+      viewer,
+      placed,
+    );
+    // Copies crowd the distinct texts out: read the whole of each document that had more.
+    if (distinctPassages(all(), placed, limit).length < limit && limit < PER_DOCUMENT) {
+      for (const [seq, found] of bySeq) {
+        if (found.length < limit) continue;
+        bySeq.set(seq, await parts.passages(db, q.expr, PER_DOCUMENT, range(seq)));
+      }
+      await placeAll(
+        db,
+        all().map((p) => p.id),
+        viewer,
+        placed,
       );
     }
-  } else {
-    // The best passages overall, checked against the scope, more of them while too few pass.
-    for (let k = limit * 4; ; k *= 8) {
-      const ranked = await parts.passages(db, q.expr, k, null);
-      const seqs = [...new Set(ranked.map((p) => seqOfPassage(p.id)))];
-      const allowed = new Set(
-        (await checkCandidates(db, seqs, q.scope, OPEN_FILTER)).map((r) => r.seq),
-      );
-      found = ranked.filter((p) => allowed.has(seqOfPassage(p.id)));
-      if (found.length >= limit || ranked.length < k) break;
-    }
+    return distinctPassages(all(), placed, limit);
   }
-  found = found.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
-  if (found.length === 0) return [];
-  const spans = new Map(
-    (
-      await db
-        .selectFrom('document_passages')
-        .select(['id', 'document_id', 'span_start', 'span_end'])
-        .where(
-          'id',
-          'in',
-          found.map((p) => p.id),
-        )
-        .execute()
-    ).map((r) => [Number(r.id), r]),
-  );
-  return found.flatMap((p) => {
-    const span = spans.get(p.id);
-    return span
-      ? [
-          {
-            document_id: span.document_id,
-            start: span.span_start,
-            end: span.span_end,
-            score: p.score,
-          },
-        ]
-      : [];
-  });
+  // The best passages overall, checked against the scope, more of them while too few pass or
+  // while copies of one text leave too few distinct ones (up to MAX_DISTINCT_READ for those).
+  for (let k = limit * 4; ;) {
+    const ranked = await parts.passages(db, q.expr, k, null);
+    const seqs = [...new Set(ranked.map((p) => seqOfPassage(p.id)))];
+    const allowed = new Set(
+      (await checkCandidates(db, seqs, q.scope, OPEN_FILTER)).map((r) => r.seq),
+    );
+    const found = ranked.filter((p) => allowed.has(seqOfPassage(p.id))).sort(byRank);
+    await placeAll(
+      db,
+      found.map((p) => p.id),
+      viewer,
+      placed,
+    );
+    const hits = distinctPassages(found, placed, limit);
+    if (hits.length >= limit || ranked.length < k) return hits;
+    if (found.length >= limit && k >= MAX_DISTINCT_READ) return hits;
+    k = found.length < limit ? k * 8 : Math.min(k * 8, MAX_DISTINCT_READ);
+  }
 }
 
 export function createEngine(parts: EngineParts): SearchEngine {

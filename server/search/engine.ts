@@ -86,7 +86,16 @@ export type EngineAnswer = {
 };
 
 /** A passage of a document: [start, end) in its plain text. */
-export type PassageHit = { document_id: string; start: number; end: number; score: number };
+export type PassageHit = {
+  document_id: string;
+  start: number;
+  end: number;
+  score: number;
+  /** Its text's hash (indexing.ts passageTextHash): copies of one text share it. */
+  text_hash: string | null;
+  /** Of a document the viewer owns (or of their own source). */
+  own: boolean;
+};
 
 export type PassageQuery = {
   expr: SearchExpr;
@@ -122,7 +131,7 @@ export interface SearchEngine {
   /** Takes documents out of the index (before or as they are deleted). */
   unindex(db: Db, docs: Array<Pick<IndexedDocument, 'id' | 'seq'>>): Promise<void>;
   search(db: Db, query: EngineQuery): Promise<EngineAnswer>;
-  /** The best passages for a question (the assistant's retrieval). */
+  /** The best passages for a question (the assistant's retrieval), one per distinct text. */
   passages(db: Db, query: PassageQuery): Promise<PassageHit[]>;
   /** Top values of a facet over the matches (at most `limit`, most documents first). */
   facet(

@@ -35,6 +35,15 @@ export type PreparedDocument = {
 /** A passage's id: its document's seq and its ordinal (passages.ts caps them at 1024). */
 export const passageId = (seq: number, ordinal: number) => seq * 1024 + ordinal;
 
+/**
+ * What copies of one text share (syndicated news, boilerplate, a document repeating its pages):
+ * a hash of the passage's text with each run of whitespace read as one space. Written with the
+ * passage (document_passages.text_hash, migration 0030), so retrieval keeps one passage per
+ * distinct text without reading any document's text (engine-base.ts).
+ */
+export const passageTextHash = (text: string) =>
+  createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('base64url').slice(0, 22);
+
 /** A short token made only of letters and digits (FTS5 facets; never a word anyone types). */
 export const hashToken = (prefix: string, value: string) =>
   `${prefix}${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
@@ -154,14 +163,18 @@ export async function writeShared(db: Db, batch: PreparedDocument[]): Promise<vo
 /** The passages' rows (both engines), with whatever extra column an engine adds. */
 export const passageRows = (batch: PreparedDocument[]) =>
   batch.flatMap(({ doc, passages }) =>
-    passages.map((p) => ({
-      id: passageId(doc.seq, p.ordinal),
-      document_id: doc.id,
-      ordinal: p.ordinal,
-      span_start: p.start,
-      span_end: p.end,
-      text: doc.plain_text.slice(p.start, p.end),
-    })),
+    passages.map((p) => {
+      const text = doc.plain_text.slice(p.start, p.end);
+      return {
+        id: passageId(doc.seq, p.ordinal),
+        document_id: doc.id,
+        ordinal: p.ordinal,
+        span_start: p.start,
+        span_end: p.end,
+        text_hash: passageTextHash(text),
+        text,
+      };
+    }),
   );
 
 /**

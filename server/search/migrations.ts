@@ -3,6 +3,7 @@ import type { Db } from '../db/schema';
 import { isSqlite } from './dialect';
 import { reindexAll } from './engines';
 import { entitiesSchema } from './entities';
+import { passageTextHash } from './indexing';
 
 /**
  * The search engine's schema (issue 7), one migration per dialect:
@@ -139,6 +140,86 @@ async function clearIndex(db: Kysely<unknown>): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
 
+/**
+ * document_passages.text_hash (0030): what the index writes with every passage since, so a
+ * rebuild (0015) run by this code on an older database needs it too. Added once.
+ */
+async function addTextHash(db: Kysely<unknown>): Promise<void> {
+  const sqlite = isSqlite(db);
+  if (sqlite) {
+    const { rows } = await sql<{
+      name: string;
+    }>`SELECT name FROM pragma_table_info('document_passages')
+      WHERE name = 'text_hash'`.execute(db);
+    if (rows.length === 0) {
+      await sql.raw('ALTER TABLE document_passages ADD COLUMN text_hash TEXT').execute(db);
+    }
+  } else {
+    await sql
+      .raw('ALTER TABLE document_passages ADD COLUMN IF NOT EXISTS text_hash text')
+      .execute(db);
+  }
+}
+
+/** Documents whose passages' hashes are filled per round (their texts are read whole). */
+const BACKFILL_DOCUMENTS = 50;
+/** Passages per UPDATE. */
+const BACKFILL_ROWS = 200;
+
+/**
+ * Fills text_hash for the passages indexed before 0030: documents by seq in chunks, each
+ * document's text read once, the hashes written in multi-row UPDATEs.
+ */
+async function backfillTextHashes(db: Kysely<unknown>): Promise<void> {
+  const d = db as unknown as Db;
+  const sqlite = isSqlite(db);
+  let after = -1;
+  for (;;) {
+    const docs = await d
+      .selectFrom('search_meta as m')
+      .innerJoin('documents as doc', 'doc.id', 'm.document_id')
+      .select(['m.seq', 'doc.plain_text'])
+      .where('m.seq', '>', after)
+      .orderBy('m.seq')
+      .limit(BACKFILL_DOCUMENTS)
+      .execute();
+    if (docs.length === 0) return;
+    const rows: Array<{ id: number; hash: string }> = [];
+    for (const doc of docs) {
+      const seq = Number(doc.seq);
+      const passages = await d
+        .selectFrom('document_passages')
+        .select(['id', 'span_start', 'span_end'])
+        .where('id', '>=', seq * 1024)
+        .where('id', '<=', seq * 1024 + 1023)
+        .where('text_hash', 'is', null)
+        .execute();
+      for (const p of passages) {
+        rows.push({
+          id: Number(p.id),
+          hash: passageTextHash(doc.plain_text.slice(p.span_start, p.span_end)),
+        });
+      }
+    }
+    for (let i = 0; i < rows.length; i += BACKFILL_ROWS) {
+      const chunk = rows.slice(i, i + BACKFILL_ROWS);
+      const values = sql.join(
+        chunk.map((r) =>
+          sqlite ? sql`(CAST(${r.id} AS INTEGER), ${r.hash})` : sql`(${r.id}::bigint, ${r.hash})`,
+        ),
+      );
+      await (
+        sqlite
+          ? sql`UPDATE document_passages SET text_hash = v.column2 FROM (VALUES ${values}) AS v
+            WHERE document_passages.id = v.column1`
+          : sql`UPDATE document_passages p SET text_hash = v.h FROM (VALUES ${values}) AS v(id, h)
+            WHERE p.id = v.id`
+      ).execute(db);
+    }
+    after = Number(docs[docs.length - 1].seq);
+  }
+}
+
 export const searchMigrations: Record<string, Migration> = {
   '0011-search': {
     up: async (db: Kysely<unknown>) => {
@@ -195,9 +276,23 @@ export const searchMigrations: Record<string, Migration> = {
   '0015-search-reindex': {
     up: async (db: Kysely<unknown>) => {
       await clearIndex(db);
+      await addTextHash(db);
       await reindexAll(db as unknown as Db);
     },
     // The stems stay: older code reads an index of stems as words, matching less, never wrong.
     down: async () => {},
+  },
+  // Copies of one text (syndicated news, boilerplate, a document repeating its pages) are told
+  // apart by a hash of the passage's text written with it (indexing.ts passageTextHash), so
+  // retrieval keeps one passage per distinct text without reading documents' texts
+  // (engine-base.ts); the passages indexed before are filled here.
+  '0030-passage-text-hash': {
+    up: async (db: Kysely<unknown>) => {
+      await addTextHash(db);
+      await backfillTextHashes(db);
+    },
+    down: async (db: Kysely<unknown>) => {
+      await sql.raw('ALTER TABLE document_passages DROP COLUMN text_hash').execute(db);
+    },
   },
 };

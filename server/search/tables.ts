@@ -41,6 +41,11 @@ declare module '../db/schema' {
       ordinal: number;
       span_start: number;
       span_end: number;
+      /**
+       * indexing.ts passageTextHash of its text: copies of one text share it (migration 0030;
+       * null only for a row written before it and not yet filled).
+       */
+      text_hash?: string | null;
       /** PostgreSQL only: the passage's tsvector. */
       tsv?: string;
     };

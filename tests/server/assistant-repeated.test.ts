@@ -1,8 +1,10 @@
 // Issue 20: the assistant over a document that repeats itself (the viewer bench's 300-page PDF
-// is one 6-page text 50 times over). "NIKE" was read as a guessed ticker of Narmada
+// is one 6-page text 50 times over). Two faults: "NIKE" was read as a guessed ticker of Narmada
 // Infrastructure (its initials "NI" and any letters after), so NIKE's own text was dropped as
-// another company's and the answer was "I could not find this in your data.". (The other fault,
-// the best passage's copies filling the candidates, is still open.)
+// another company's and the answer was "I could not find this in your data."; and the best
+// passage's 50 copies filled the candidates, so the answer read one text many times over and
+// nothing else. Copies now count once (each passage's text hash, written when it is indexed:
+// migration 0030; tests/server/assistant-repeated-copies.test.ts for copies across documents).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseQuestion } from '../../server/assistant/question';
@@ -108,5 +110,22 @@ describe('the assistant over a document repeating one text', () => {
     expect(res.done!.generated_answer!.answer).toContain(
       'The principal materials used in our footwear products are natural and synthetic rubber',
     );
+  });
+
+  it('reads each text of the document once, however often it repeats', async () => {
+    const res = await ask(h, token, {
+      prompt: 'What are the principal materials used in NIKE footwear and apparel products?',
+      document_id: deeplink,
+    });
+    const sources = res.events.find((e) => e.status === 'SOURCES');
+    if (sources?.status !== 'SOURCES') throw new Error('no SOURCES event');
+    const texts = sources.data.citations.map((c) => c.context.replace(/\s+/g, ' '));
+    // Twelve passages read (ASK_PASSAGES), each a text of its own, none a copy of another.
+    expect(texts).toHaveLength(12);
+    expect(new Set(texts).size).toBe(12);
+    // The passage stating the footwear materials is read once, not 50 times.
+    expect(
+      texts.filter((t) => t.includes('The principal materials used in our footwear products')),
+    ).toHaveLength(1);
   });
 });

@@ -38,6 +38,7 @@ describe('migrations from every domain', () => {
       '0025-notebooks',
       '0026-notes',
       '0027-people',
+      '0030-passage-text-hash',
     ]);
   });
 
@@ -92,6 +93,7 @@ describe.each(['sqlite', 'pglite'] as const)('a database from before domains on 
       '0025-notebooks',
       '0026-notes',
       '0027-people',
+      '0030-passage-text-hash',
     ]);
     // Domains added since seed their part (the built-in corpus); auth's is not seeded again.
     expect(await seedDemoWorkspace(db, serverDomains, { now: 0, product: 'needl' })).toBe(true);

@@ -1,15 +1,22 @@
 import { memo, useEffect, useRef } from 'react';
 import type { ChatUserMessage } from '../../../contract/assistant';
+import type { ChatAttachment } from '../../../contract/assistant-attachments';
 import type { ChatView } from '../../state/assistant-chat';
 import type { PendingQuestion } from '../../state/assistant-state';
 import { ERROR_BUBBLE } from './assistant-texts';
+import { AttachmentList } from './attachments';
 import { BotAvatar, BotMessage } from './bot-message';
 import { useWaitingText } from './timed-text';
 
-const UserMessage = memo(function UserMessage(props: { message: Pick<ChatUserMessage, 'prompt'> }) {
+const UserMessage = memo(function UserMessage(props: {
+  message: Pick<ChatUserMessage, 'prompt'> & { attachments?: ChatUserMessage['attachments'] };
+}) {
+  // The files attached for this question: shown live and when the chat is reopened from history.
+  const attached = (props.message.attachments ?? []) as ChatAttachment[];
   return (
     <article className="chat-message user" aria-label="Question">
       <p className="chat-bubble">{props.message.prompt}</p>
+      <AttachmentList attachments={attached} label="Attached files" />
     </article>
   );
 });

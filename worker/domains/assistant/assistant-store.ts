@@ -1,4 +1,5 @@
 import type { AskAnswer, AskSession, Citation } from '../../../contract/assistant';
+import type { ChatAttachment } from '../../../contract/assistant-attachments';
 import {
   SessionSummary,
   type assistant,
@@ -114,7 +115,14 @@ const PHASE_OF = { done: 'done', stopped: 'stopped', error: 'error' } as const;
 /** A kept exchange as the chat shows it: the question, then its answer. */
 export function chatMessagesOf(messages: SessionMessage[]): ChatMessage[] {
   return messages.flatMap((m): ChatMessage[] => [
-    { type: 'user', id: `${m.id}:q`, botMessageId: m.id, prompt: m.prompt, attachments: [] },
+    {
+      type: 'user',
+      id: `${m.id}:q`,
+      botMessageId: m.id,
+      prompt: m.prompt,
+      // The files attached for this question (the server's, or kept when it was asked here).
+      attachments: m.attachments ?? [],
+    },
     {
       type: 'bot',
       id: m.id,
@@ -153,9 +161,17 @@ export function keptMessages(chat: Chat, now: string): SessionMessage[] {
   const bots = chat.messages.filter(
     (m): m is ChatBotMessage => m.type === 'bot' && ENDED.has(m.phase),
   );
+  const attachedTo = new Map(
+    chat.messages.flatMap((m) =>
+      m.type === 'user' && m.attachments.length
+        ? [[m.botMessageId, m.attachments as ChatAttachment[]] as const]
+        : [],
+    ),
+  );
   return bots.map((m) => ({
     id: m.data?.message_id ?? m.id,
     prompt: m.prompt,
+    ...(attachedTo.has(m.id) ? { attachments: attachedTo.get(m.id) } : {}),
     mode: m.mode,
     answer: m.streamingAnswer,
     data: m.data,
