@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { apiToken, E2E_PORT, serverReadState, signInAt, waitForAppShell } from './helpers';
+import {
+  apiToken,
+  E2E_PORT,
+  holdDemoUser,
+  serverReadState,
+  signInAt,
+  waitForAppShell,
+} from './helpers';
 import { startOutageProxy } from './outage-proxy';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 test('with the server down, a reload starts the app from its shell and a change made then lands on return', async ({
   page,

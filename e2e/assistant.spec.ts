@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -139,8 +139,12 @@ test.describe('with a model that streams slowly', () => {
   let fake: FakeOpenAi;
   let server: RunningServer;
   let dataDir: string;
+  /** One browser signed in once on that server, for both tests. */
+  let context: BrowserContext;
+  let page: Page;
 
-  test.beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(60_000);
     fake = await startFakeOpenAi({
       script: {
         // A long cited answer (bench/stream's) from the passages of the prompt.
@@ -157,34 +161,30 @@ test.describe('with a model that streams slowly', () => {
       port: 0,
       host: '127.0.0.1',
       dataDir,
-      distDir: join(ROOT, 'dist'),
+      distDir: process.env.DIST_DIR ?? join(ROOT, 'dist'),
       ingest: false,
       llm: { baseUrl: fake.baseUrl, model: 'e2e-model' },
       log: () => {},
     });
+    context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1600, height: 900 },
+    });
+    page = await context.newPage();
+    await signIn(page);
   });
 
   test.afterAll(async () => {
+    await context?.close();
     await server?.close();
     await fake?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const openChat = async (browser: Browser) => {
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 1600, height: 900 },
-    });
-    const page = await context.newPage();
-    await signIn(page);
+  test('stopping an answer mid-stream keeps what was written and stops the model', async () => {
+    // A page load, an answer of 200 characters or more, a stop and a reload: slow on a busy machine.
+    test.setTimeout(60_000);
     await page.goto(FULL);
-    return { context, page };
-  };
-
-  test('stopping an answer mid-stream keeps what was written and stops the model', async ({
-    browser,
-  }) => {
-    const { context, page } = await openChat(browser);
     const asked = fake.requests.length;
     await ask(page, QUESTION);
     const stop = page.getByRole('button', { name: 'Stop generating' });
@@ -208,10 +208,9 @@ test.describe('with a model that streams slowly', () => {
     const kept = squash((await answerText(page).textContent()) ?? '');
     expect(kept.startsWith(shown.slice(0, 200))).toBe(true);
     expect(kept.length).toBeLessThan(10_000);
-    await context.close();
   });
 
-  test('a second tab shows the same answer streaming', async ({ browser }) => {
+  test('a second tab shows the same answer streaming', async () => {
     // 12,000 characters at 400 a second: streaming still when the second tab has opened.
     test.setTimeout(90_000);
     fake.setScript({
@@ -222,7 +221,7 @@ test.describe('with a model that streams slowly', () => {
         ),
       tokensPerSecond: 100,
     });
-    const { context, page } = await openChat(browser);
+    await page.goto(FULL);
     const asked = fake.requests.length;
     await ask(page, QUESTION);
     await expect(page).toHaveURL(/[?&]sessionId=[\w-]+/);
@@ -248,6 +247,6 @@ test.describe('with a model that streams slowly', () => {
     await expect(answers(other).last().getByRole('region', { name: 'Sources' })).toBeVisible();
     expect(await answerText(other).textContent()).toBe(await answerText(page).textContent());
     expect(fake.requests).toHaveLength(asked + 1);
-    await context.close();
+    await other.close();
   });
 });

@@ -1,10 +1,19 @@
-import { expect, test, type Page } from '@playwright/test';
-import { searchOf, signIn } from './helpers';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { holdDemoUser, searchOf, sharedSignedInPage } from './helpers';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 const QUERY = '("chip" OR semiconductor) AND NOT lawsuit';
 
-test.beforeEach(async ({ page }) => {
-  await signIn(page);
+// One sign-in for the file: each test opens its own address on the shared page.
+let context: BrowserContext;
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  ({ context, page } = await sharedSignedInPage(browser));
+});
+test.afterAll(async () => {
+  await context?.close();
 });
 
 /** The first card of the builder's live preview, once the preview has found some. */
@@ -24,9 +33,9 @@ async function expectFeedWith(page: Page, title: string) {
   await expect(page.getByText(title, { exact: true }).first()).toBeVisible();
 }
 
-test('a custom feed from a boolean keyword query: validated, previewed, saved, shown', async ({
-  page,
-}) => {
+test('a custom feed from a boolean keyword query: validated, previewed, saved, shown', async () => {
+  // Build, save, then disable, enable, duplicate and edit it: eleven screens' worth.
+  test.setTimeout(60_000);
   await page.goto('/settings/feeds/root');
   await page.getByRole('button', { name: 'Create feed' }).click();
   const panel = page.getByTestId('overlay');
@@ -75,7 +84,7 @@ test('a custom feed from a boolean keyword query: validated, previewed, saved, s
   ).toBeVisible();
 });
 
-test('an AI feed from picked companies, topics and attributes', async ({ page }) => {
+test('an AI feed from picked companies, topics and attributes', async () => {
   await page.goto('/custom-feed?type=custom-feed&page=select-ai-feed-type');
   await page.getByRole('button', { name: /^From companies, topics and attributes/ }).click();
   await expect(page).toHaveURL(/page=create-ai-feed/);

@@ -1,13 +1,35 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LANDING, searchOf, signIn, signInWithSecondTab } from './helpers';
+import { holdDemoUser, LANDING, searchOf, sharedSignedInPage } from './helpers';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 const cards = (page: Page) =>
   page.getByRole('list', { name: 'Feed documents' }).getByRole('article');
 
-test('the feed shows cards across its tabs, and a card opens in the preview', async ({ page }) => {
-  await signIn(page);
+// One sign-in for the file: each test opens its own address on the shared page.
+let context: BrowserContext;
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  ({ context, page } = await sharedSignedInPage(browser));
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+/** The landing route in the shared page, and a second tab of the same browser on it. */
+async function withSecondTab() {
+  await page.goto(LANDING);
+  await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  const other = await context.newPage();
+  await other.goto(LANDING);
+  await expect(other.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+  return other;
+}
+
+test('the feed shows cards across its tabs, and a card opens in the preview', async () => {
   await page.goto('/feeds/home');
   const tabs = page.getByRole('tablist', { name: 'Categories' });
   // The demo workspace: news, Indian and US filings, research.
@@ -36,8 +58,8 @@ test('the feed shows cards across its tabs, and a card opens in the preview', as
   await expect(panel.locator('.preview-body p').first()).toBeVisible();
 });
 
-test('marking a card read in one tab shows it read in the other', async ({ page, context }) => {
-  const other = await signInWithSecondTab(page, context);
+test('marking a card read in one tab shows it read in the other', async () => {
+  const other = await withSecondTab();
   await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
   const unread = cards(page).and(page.locator('.unread')).first();
   await expect(unread).toBeVisible();
@@ -56,6 +78,7 @@ test('marking a card read in one tab shows it read in the other', async ({ page,
   // And back, from the other tab.
   await there.getByRole('button', { name: 'Mark as unread' }).click();
   await expect(page.getByRole('article', { name: title })).toHaveClass(/unread/);
+  await other.close();
 });
 
 /** A local feed publisher: one RSS document with three items, published just now. */
@@ -84,16 +107,13 @@ async function startFixtureFeed(stamp: string): Promise<{ server: Server; url: s
   return { server, url: `http://127.0.0.1:${port}/feed.xml` };
 }
 
-test('following a fixture RSS feed: its cards arrive without a reload, and its status shows', async ({
-  page,
-  context,
-}) => {
+test('following a fixture RSS feed: its cards arrive without a reload, and its status shows', async () => {
   // Sign-in, a first fetch within 5 s, and the status list's 15 s freshness (002 §7).
   test.setTimeout(90_000);
   const stamp = String(Date.now());
   const { server, url } = await startFixtureFeed(stamp);
   try {
-    const feed = await signInWithSecondTab(page, context);
+    const feed = await withSecondTab();
     await expect(feed).toHaveURL(new RegExp(`${LANDING}$`));
     await expect(cards(feed).first()).toBeVisible();
 
@@ -116,13 +136,13 @@ test('following a fixture RSS feed: its cards arrive without a reload, and its s
     await expect(row).toContainText('3 documents', { timeout: 40_000 });
     await expect(row).toContainText('RSS feed');
     await expect(row.getByRole('cell').last()).toHaveText('None');
+    await feed.close();
   } finally {
     server.close();
   }
 });
 
-test("a malformed address is refused in the server's words", async ({ page }) => {
-  await signIn(page);
+test("a malformed address is refused in the server's words", async () => {
   await page.goto('/connect/rss');
   await page.getByLabel('Feed or website address').fill('ftp://example.com/feed');
   await page.getByRole('button', { name: 'Follow', exact: true }).click();

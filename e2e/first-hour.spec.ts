@@ -9,8 +9,18 @@ import {
 } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiToken, E2E_PORT, serverReadState, signInAt, waitForAppShell } from './helpers';
+import {
+  apiToken,
+  E2E_PORT,
+  holdDemoUser,
+  serverReadState,
+  signInAt,
+  waitForAppShell,
+} from './helpers';
 import { startOutageProxy } from './outage-proxy';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 /*
  * Issue 18, "Acceptance": a newcomer's first hour, at each of the three widths. Signed in as the

@@ -1,4 +1,14 @@
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 export const DEMO = { email: 'demo@needl.ai', password: 'demo-password' };
 
 /** The e2e server, asked directly (not through an outage proxy). */
@@ -89,4 +99,75 @@ export async function signOutAndExpectModalIn(page: Page, other: Page) {
   await expect(dialog.getByRole('button')).toHaveCount(1);
   await expect(dialog.getByRole('button', { name: 'Reload' })).toBeVisible();
   return dialog;
+}
+
+/**
+ * A browser context and page shared by the tests of a file (made in its beforeAll): a context
+ * of the project's address and viewport (or `viewport`), signed in as the demo user once. The
+ * tests run in order in one worker; a failure starts a new worker, whose beforeAll signs in again.
+ */
+export async function sharedSignedInPage(
+  browser: Browser,
+  viewport?: { width: number; height: number },
+) {
+  // Its own budget: the tests' budgets no longer include a sign-in, and a busy machine is slow.
+  test.setTimeout(60_000);
+  const use = test.info().project.use;
+  const context = await browser.newContext({
+    baseURL: use.baseURL,
+    viewport: viewport ?? use.viewport ?? undefined,
+  });
+  const page = await context.newPage();
+  await signIn(page);
+  return { context, page };
+}
+
+/**
+ * The demo user's workspace, one spec file at a time. The journeys run in two workers, but the
+ * specs that sign in as the demo user read and change its one workspace (read states, followed
+ * sources, feeds, preferences): such a file holds this lock from its first test to its last,
+ * so two of them never overlap, while the specs with users of their own run beside them. A
+ * directory under the run's E2E_DATA_DIR is the lock (mkdir is atomic); it names the holding
+ * worker process, and a lock whose process has gone is taken over.
+ */
+export function holdDemoUser() {
+  const dir = join(process.env.E2E_DATA_DIR ?? tmpdir(), 'demo-user.lock');
+  let held = false;
+  test.beforeAll(async () => {
+    // As long as the other worker's demo file takes.
+    test.setTimeout(600_000);
+    for (;;) {
+      try {
+        mkdirSync(dir);
+        writeFileSync(join(dir, 'pid'), String(process.pid));
+        held = true;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (!holderAlive(dir)) rmSync(dir, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+  test.afterAll(() => {
+    if (held) rmSync(dir, { recursive: true, force: true });
+    held = false;
+  });
+}
+
+/** Whether the lock's holder lives (or is still writing its name, or has just let go). */
+function holderAlive(dir: string) {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+  } catch {
+    return true;
+  }
+  if (!(pid > 0)) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { LANDING, sharedSignedInPage } from './helpers';
 
 /*
  * The main screens at the three widths of issue 18 (1440 desktop, 900 tablet, 390 phone): what
@@ -87,14 +87,30 @@ async function openNav(page: Page) {
 
 for (const size of WIDTHS) {
   test.describe(`at ${size.width} px`, () => {
-    test.use({ viewport: { width: size.width, height: size.height } });
-    // Several screens per test, each signed in afresh.
+    // Several screens per test.
     test.describe.configure({ timeout: 90_000 });
+    // One sign-in per width, at that width: the tests run in order on its page, the first on the
+    // landing route as signed in, the others from a fresh load of it.
+    let context: BrowserContext;
+    let page: Page;
+    test.beforeAll(async ({ browser }) => {
+      test.setTimeout(60_000);
+      ({ context, page } = await sharedSignedInPage(browser, {
+        width: size.width,
+        height: size.height,
+      }));
+    });
+    test.afterAll(async () => {
+      await context?.close();
+    });
+    /** The landing route, loaded afresh (after sign-in, the first test is already there). */
+    const landing = async () => {
+      await page.goto(LANDING);
+      await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+    };
 
-    test('the feed: cards sized to their content, the list reaching the bottom', async ({
-      page,
-    }) => {
-      await signIn(page);
+    test('the feed: cards sized to their content, the list reaching the bottom', async () => {
+      if (!page.url().endsWith(LANDING)) await landing();
       await expect(feedCards(page).first()).toBeVisible();
       await expect(page.locator('.feed-list')).not.toHaveAttribute('aria-busy', 'true');
 
@@ -120,8 +136,9 @@ for (const size of WIDTHS) {
     });
 
     // That every entry leads somewhere is walked, link by link, by first-hour.spec.ts.
-    test('the navigation: a drawer on a phone', async ({ page }) => {
-      await signIn(page);
+    test('the navigation: a drawer on a phone', async () => {
+      // The feed's test leaves the landing route as it found it.
+      if (!page.url().endsWith(LANDING)) await landing();
       const mainWidth = await page.getByRole('main').evaluate((el) => el.clientWidth);
       await openNav(page);
       if (size.width < 768) {
@@ -132,8 +149,8 @@ for (const size of WIDTHS) {
       await shot(page, `nav-${size.name}`);
     });
 
-    test('the assistant is reachable, and its page fits', async ({ page }) => {
-      await signIn(page);
+    test('the assistant is reachable, and its page fits', async () => {
+      await landing();
       if (size.width >= 768) {
         await page.getByRole('button', { name: 'Open AskNeedl' }).click();
       } else {
@@ -166,8 +183,7 @@ for (const size of WIDTHS) {
       await shot(page, `assistant-${size.name}`);
     });
 
-    test('search, notifications and adding a source', async ({ page }) => {
-      await signIn(page);
+    test('search, notifications and adding a source', async () => {
       await page.goto('/search?q=rates');
       const results = page.getByRole('list', { name: 'Search results' });
       await expect(results.getByRole('article').first()).toBeVisible();

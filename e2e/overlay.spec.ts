@@ -1,15 +1,24 @@
-import { expect, test, type Locator } from '@playwright/test';
-import { LANDING, searchOf, signIn } from './helpers';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { holdDemoUser, LANDING, searchOf, sharedSignedInPage } from './helpers';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 /** The panel slides in; measure it once the slide has finished. */
 const settled = (panel: Locator) =>
   panel.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
 
-test.beforeEach(async ({ page }) => {
-  await signIn(page);
+// One sign-in for the file: each test opens its own address on the shared page.
+let context: BrowserContext;
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  ({ context, page } = await sharedSignedInPage(browser));
+});
+test.afterAll(async () => {
+  await context?.close();
 });
 
-test('an overlay opened by URL renders at its width and closes cleanly', async ({ page }) => {
+test('an overlay opened by URL renders at its width and closes cleanly', async () => {
   await page.goto(`${LANDING}?q=rates&overlay-type=portfolio`);
   const panel = page.getByTestId('overlay');
   await expect(panel).toBeVisible();
@@ -37,7 +46,7 @@ test('an overlay opened by URL renders at its width and closes cleanly', async (
   await expect(page.locator('#side-nav')).toHaveAttribute('data-state', 'opened');
 });
 
-test('the preview overlay opens with its params at 80% of the viewport', async ({ page }) => {
+test('the preview overlay opens with its params at 80% of the viewport', async () => {
   await page.goto(
     `${LANDING}?overlay-type=preview&overlay-source=rss&overlay-category=feeds&overlay-deeplink=doc-1`,
   );
@@ -52,7 +61,7 @@ test('the preview overlay opens with its params at 80% of the viewport', async (
   expect(searchOf(page)).toEqual({});
 });
 
-test('an invalid overlay URL shows the spec error text', async ({ page }) => {
+test('an invalid overlay URL shows the spec error text', async () => {
   await page.goto(`${LANDING}?overlay-type=report`);
   await expect(page.getByTestId('overlay').getByRole('alert')).toHaveText(
     'Invalid Overlay params supplied!',
@@ -64,9 +73,7 @@ test('an invalid overlay URL shows the spec error text', async ({ page }) => {
   );
 });
 
-test('the assistant button opens the panel with focus in it; Escape closes it and focus returns', async ({
-  page,
-}) => {
+test('the assistant button opens the panel with focus in it; Escape closes it and focus returns', async () => {
   await page.goto(`${LANDING}?q=rates`);
   const button = page.getByRole('button', { name: 'Open AskNeedl' });
   await button.focus();
@@ -81,9 +88,7 @@ test('the assistant button opens the panel with focus in it; Escape closes it an
   await expect(button).toBeFocused();
 });
 
-test('dragging the panel edge to the left of the window does not peek the navigation', async ({
-  page,
-}) => {
+test('dragging the panel edge to the left of the window does not peek the navigation', async () => {
   await page.goto(`${LANDING}?overlay-type=ask-needl`);
   const panel = page.getByTestId('overlay');
   await settled(panel);

@@ -21,9 +21,12 @@ const layoutPort = port + 1;
 const layoutDataDir = `${dataDir}-layout`;
 mkdirSync(layoutDataDir, { recursive: true });
 
-/** The app server on `at`, over the database in `dir`: compiled, as `npm start` runs it. */
+/**
+ * The app server on `at`, over the database in `dir`: compiled, as `npm start` runs it
+ * (E2E_SERVER_BUNDLE: another bundle than dist-server/main.mjs, e.g. one's own build).
+ */
 const server = (at: number, dir: string) => ({
-  command: 'node --enable-source-maps dist-server/main.mjs',
+  command: `node --enable-source-maps ${process.env.E2E_SERVER_BUNDLE ?? 'dist-server/main.mjs'}`,
   cwd: root,
   url: `http://127.0.0.1:${at}/api/health`,
   // Specs serve fixture feeds from 127.0.0.1: the server may fetch them (never in production).
@@ -48,7 +51,12 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   outputDir: join(root, 'test-results'),
-  workers: 1,
+  // Two workers (the machine's 2 cores; much of a journey is waiting on the server): the
+  // screenshots' project on its own server, one file at a time, and the journeys beside it,
+  // two files at a time once the screenshots are done. Journeys that change the demo user's
+  // workspace take turns (helpers.ts holdDemoUser); those with users of their own run freely.
+  // E2E_WORKERS=1 runs one file at a time, as before.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
@@ -69,9 +77,14 @@ export default defineConfig({
     {
       name: 'chromium',
       testMatch: 'layout-widths.spec.ts',
+      workers: 1,
       use: { browserName: 'chromium', baseURL: `http://127.0.0.1:${layoutPort}` },
     },
-    { name: 'journeys', testIgnore: 'layout-widths.spec.ts', use: { browserName: 'chromium' } },
+    {
+      name: 'journeys',
+      testIgnore: 'layout-widths.spec.ts',
+      use: { browserName: 'chromium' },
+    },
   ],
   webServer: [server(port, dataDir), server(layoutPort, layoutDataDir)],
 });

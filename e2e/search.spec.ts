@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { searchOf, signIn } from './helpers';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { searchOf, sharedSignedInPage } from './helpers';
 
 /*
  * The demo workspace's corpus (server/demo/corpus.ts, seed 20250303) as the demo user
@@ -11,10 +11,17 @@ const results = (page: Page) =>
   page.getByRole('list', { name: 'Search results' }).getByRole('article');
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
-test('a search shows highlighted results, a tab narrows them, a result opens its preview', async ({
-  page,
-}) => {
-  await signIn(page);
+// One sign-in for the file: each test opens its own address on the shared page.
+let context: BrowserContext;
+let page: Page;
+test.beforeAll(async ({ browser }) => {
+  ({ context, page } = await sharedSignedInPage(browser));
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+test('a search shows highlighted results, a tab narrows them, a result opens its preview', async () => {
   await page.goto('/search');
   await expect(heading(page, 'Search')).toBeVisible();
 
@@ -52,10 +59,7 @@ test('a search shows highlighted results, a tab narrows them, a result opens its
   await expect(panel.locator('.preview-body mark').first()).toHaveText(/^revenue$/i);
 });
 
-test('the full page shows the chosen result beside the list with its matches marked', async ({
-  page,
-}) => {
-  await signIn(page);
+test('the full page shows the chosen result beside the list with its matches marked', async () => {
   await page.goto('/search/full?q=revenue');
   await expect(heading(page, 'revenue in My Data')).toBeVisible();
   const beside = page.getByRole('region', { name: 'Document' });
@@ -65,10 +69,7 @@ test('the full page shows the chosen result beside the list with its matches mar
   await expect(beside.locator('.preview-body mark').first()).toHaveText(/^revenue$/i);
 });
 
-test('a word nowhere finds nothing, and a misspelling is searched as corrected', async ({
-  page,
-}) => {
-  await signIn(page);
+test('a word nowhere finds nothing, and a misspelling is searched as corrected', async () => {
   await page.goto('/search?q=zqxjkvbw');
   await expect(heading(page, 'zqxjkvbw in My Data')).toBeVisible();
   await expect(page.getByText('No search results found.')).toBeVisible();

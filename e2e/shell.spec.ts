@@ -11,7 +11,13 @@ function luminance(rgb: string): number {
 }
 const contrastWithWhite = (rgb: string) => 1.05 / (luminance(rgb) + 0.05);
 
-test('no Content-Security-Policy violation while the app loads and signs in', async ({ page }) => {
+// One sign-in for three checks: what the app loads while signing in, where focus lands, and the
+// password screens once signed in.
+test('signing in: no Content-Security-Policy violation, focus on the landed heading, no password screens', async ({
+  page,
+}) => {
+  // The three tests' budgets this replaces.
+  test.setTimeout(90_000);
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
@@ -20,16 +26,30 @@ test('no Content-Security-Policy violation while the app loads and signs in', as
     );
   });
   await signIn(page);
-  await page.goto('/notifications');
-  await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
-  expect(
-    await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
-  ).toEqual([]);
-});
 
-test('after sign-in focus is on the heading of the page landed on', async ({ page }) => {
-  await signIn(page);
-  await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeFocused();
+  await test.step('after sign-in focus is on the heading of the page landed on', async () => {
+    await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeFocused();
+  });
+
+  await test.step('no Content-Security-Policy violation while the app loads and signs in', async () => {
+    await page.goto('/notifications');
+    await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+  });
+
+  await test.step('signed in, the password screens go to the landing route like sign-in does', async () => {
+    for (const path of [
+      '/auth/signin',
+      '/auth/forgot-password',
+      `/auth/reset-password?token=${'t'.repeat(40)}`,
+    ]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
+      await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
+    }
+  });
 });
 
 test('a focused input shows a ring of at least 3:1 against white', async ({ page }) => {
@@ -64,21 +84,6 @@ test('a malformed address shows the app error screen', async ({ page }) => {
     page.getByText('This address is not valid. Check the link, or go back.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Go back' })).toBeVisible();
-});
-
-test('signed in, the password screens go to the landing route like sign-in does', async ({
-  page,
-}) => {
-  await signIn(page);
-  for (const path of [
-    '/auth/signin',
-    '/auth/forgot-password',
-    `/auth/reset-password?token=${'t'.repeat(40)}`,
-  ]) {
-    await page.goto(path);
-    await expect(page).toHaveURL(new RegExp(`${LANDING}$`));
-    await expect(page.getByRole('heading', { level: 1, name: 'My Data' })).toBeVisible();
-  }
 });
 
 test.describe('at phone width', () => {

@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { holdDemoUser, signIn } from './helpers';
+
+// Reads and changes the demo user's workspace: one such file at a time (helpers.ts).
+holdDemoUser();
 
 test('the catalogue: follow a source, give it priority, unfollow it from its page', async ({
   page,
