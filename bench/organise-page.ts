@@ -9,6 +9,8 @@ export type OrganiseProbe = {
   /** The needlbox list: when its "Loading…" showed, and when its first card was painted. */
   loadingAt: number | null;
   firstCard: number | null;
+  /** When the page's first card in a list was painted (any list: a feed's, a tag's). */
+  firstListCard: number | null;
   /** The second tab's watch: the document and tag waited for, and when its pill was painted. */
   watch: { deeplink: string; tag: string; seenAt: number | null } | null;
 };
@@ -20,7 +22,7 @@ export type OrganiseProbe = {
  * the watched tag was painted.
  */
 export const PROBE_SCRIPT = `
-  window.__organise = { longTasks: [], loadingAt: null, firstCard: null, watch: null };
+  window.__organise = { longTasks: [], loadingAt: null, firstCard: null, firstListCard: null, watch: null };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__organise.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -37,6 +39,10 @@ export const PROBE_SCRIPT = `
     if (probe.loadingAt !== null && probe.firstCard === null && document.querySelector('.needlbox-cards .result-card')) {
       probe.firstCard = -1;
       requestAnimationFrame(() => setTimeout(() => { probe.firstCard = performance.now(); }, 0));
+    }
+    if (probe.firstListCard === null && document.querySelector('[role=list] .result-card')) {
+      probe.firstListCard = -1;
+      requestAnimationFrame(() => setTimeout(() => { probe.firstListCard = performance.now(); }, 0));
     }
     const w = probe.watch;
     if (w && w.seenAt === null && w.pending !== true && pillShown(w)) {
@@ -116,9 +122,9 @@ export const TAG_CARD = `async ([deeplink, tag]) => {
 
 /**
  * The baseline for the tag page, run in the page: read the tag's documents whole from the
- * mirror (every link of the tag by its index, every card of the feed the documents are in),
- * render every card, and wait for the frame that paints them. Answers the milliseconds taken
- * and how many cards were rendered; removes what it rendered.
+ * mirror (every link of the tag by its index, each holding its document's card), render every
+ * card, and wait for the frame that paints them. Answers the milliseconds taken and how many
+ * cards were rendered; removes what it rendered.
  */
 export const READ_TAG_WHOLE = `async (tagId) => {
   const started = performance.now();
@@ -127,22 +133,15 @@ export const READ_TAG_WHOLE = `async (tagId) => {
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
-  const tx = db.transaction(['document_tags', 'feed_entries']);
+  const tx = db.transaction(['document_tags']);
   const linksReq = tx.objectStore('document_tags').index('by_tag').getAll(IDBKeyRange.only(tagId));
-  const cardsReq = tx.objectStore('feed_entries').getAll();
   const links = await new Promise((resolve) => (linksReq.onsuccess = () => resolve(linksReq.result)));
-  const cards = await new Promise((resolve) => (cardsReq.onsuccess = () => resolve(cardsReq.result)));
   db.close();
-  const byDeeplink = new Map();
-  for (const row of cards) {
-    const inner = row.card ?? row;
-    if (inner && inner.deeplink) byDeeplink.set(inner.deeplink, inner);
-  }
   const host = document.createElement('div');
   host.style.cssText = 'position:absolute;left:0;top:0;width:800px;visibility:visible';
   let rendered = 0;
   for (const link of links) {
-    const inner = byDeeplink.get(link.deeplink);
+    const inner = link.card;
     if (!inner) continue;
     const el = document.createElement('article');
     el.className = 'result-card';
@@ -165,31 +164,34 @@ export const READ_TAG_WHOLE = `async (tagId) => {
 }`;
 
 /**
- * Keeps every card of the feed in the mirror's documents store (what doc.get answers from), as
- * tagging a document from its card does (tag-controls.tsx): the state of a device the tag's
- * documents were tagged on. Answers how many were written.
+ * In the page showing a tag: scrolls its list to `fraction` of its height and answers when
+ * (ms from the scroll) a card at that depth was painted, and its place (aria-posinset).
  */
-export const KEEP_DOCUMENTS = `(async () => {
-  const open = indexedDB.open('needl-workspace');
-  const db = await new Promise((resolve, reject) => {
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-  const req = db.transaction('feed_entries').objectStore('feed_entries').getAll();
-  const rows = await new Promise((resolve) => (req.onsuccess = () => resolve(req.result)));
-  const tx = db.transaction('documents', 'readwrite');
-  const store = tx.objectStore('documents');
-  let written = 0;
-  for (const row of rows) {
-    const card = row.card;
-    if (!card || !card.deeplink) continue;
-    store.put({ ...card, content: '', body: String(card.plain_text ?? card.title ?? ''), read: false });
-    written += 1;
+export const SCROLL_DEEP = `async (fraction) => {
+  const list = document.querySelector('.needlbox-cards[role=list]');
+  if (!list) return { error: 'no tag list' };
+  const started = performance.now();
+  list.scrollTop = Math.floor(list.scrollHeight * fraction);
+  const want = Math.floor(Number(list.querySelector('[aria-setsize]')?.getAttribute('aria-setsize') ?? 0) * fraction * 0.9);
+  for (let frames = 0; frames < 600; frames++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const deep = [...list.querySelectorAll('[role=listitem][aria-posinset]')].find(
+      (item) => Number(item.getAttribute('aria-posinset')) >= want && item.querySelector('.result-card'),
+    );
+    if (deep) {
+      await new Promise((r) => setTimeout(r, 0));
+      return { took: performance.now() - started, at: Number(deep.getAttribute('aria-posinset')) };
+    }
   }
-  await new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve(undefined);
-    tx.onerror = () => reject(tx.error);
-  });
-  db.close();
-  return written;
-})()`;
+  return { error: 'no card painted at depth' };
+}`;
+
+/**
+ * In a page whose list has painted its first card: from the list's first window asked
+ * (use-windowed-list.ts marks `list:<op>`) to that card painted, in ms; null without the mark.
+ */
+export const FIRST_WINDOW = `(op) => {
+  const mark = performance.getEntriesByName('list:' + op)[0];
+  const painted = window.__organise.firstListCard;
+  return mark && painted > 0 ? painted - mark.startTime : null;
+}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRODUCT } from './constants';
 import { defineDomain, endpoint, id, op, queryInt } from './define';
+import { ResultCard } from './documents';
 
 /**
  * Tags and bookmarks (002 §3-5, §7, §9): the user's own tags (`user_tags`; `shared_tags` join
@@ -20,9 +21,11 @@ import { defineDomain, endpoint, id, op, queryInt } from './define';
  *   exactly `tags` (tag ids of the user's own tags; an unknown one is a 400), creating the tags
  *   of `create` first (the bookmark toggle: "creating it first when adding", in one request, as
  *   the worker's outbox orders entries per op, not across ops).
- * - GET /tag/links?after=&limit=: the user's document-tag links by deeplink cursor (the
- *   mirror's pull). A deeplink `links`, `delete`, `rename`, `merge` or `user-tags` is shadowed
- *   by these paths.
+ * - GET /tag/links?after=&limit=&cards=: the user's document-tag links by deeplink cursor (the
+ *   mirror's pull); with `cards=true` each link carries its document's result card (absent for
+ *   a document the user may no longer see), so a tag page is read from the mirror alone. A
+ *   deeplink `links`, `delete`, `rename`, `merge` or `user-tags` is shadowed by these paths.
+ * - A 'document_tags' change carries the document's card too (the tag page of another device).
  * - GET /source/needlbox: the needlbox's sources with their counts.
  * - The Tags Manager (`/settings/tags`): POST /tag/rename `{ tag_id, tag }` (409 when another
  *   tag has that name: merge them instead), POST /tag/merge `{ from, into }` (the documents of
@@ -87,6 +90,17 @@ export const DocumentTags = z.object({
   tag_ids: z.array(z.string()),
 });
 export type DocumentTags = z.infer<typeof DocumentTags>;
+
+/** A link with its document's card (GET /tag/links?cards=true, the 'document_tags' change). */
+export const TagLink = DocumentTags.extend({ card: ResultCard.optional() });
+export type TagLink = z.infer<typeof TagLink>;
+
+/** A row of a tag page: the tagged document's card with its read state, null when not held. */
+export const TagRow = z.object({
+  deeplink: z.string(),
+  card: ResultCard.extend({ read: z.boolean() }).nullable(),
+});
+export type TagRow = z.infer<typeof TagRow>;
 
 const tagName = z
   .string({ message: 'tag must be text' })
@@ -158,9 +172,10 @@ export const SetDocumentTagsResult = DocumentTags.extend({ created: z.array(Tag)
 export const TagLinksQuery = z.object({
   after: id('after').optional(),
   limit: queryInt('limit', 1, TAG_LINKS_PAGE, TAG_LINKS_PAGE),
+  cards: z.enum(['true', 'false'], { message: 'cards must be true or false' }).optional(),
 });
 export const TagLinks = z.object({
-  links: z.array(DocumentTags),
+  links: z.array(TagLink),
   /** The last deeplink of the page (the next page's `after`); null on an empty page. */
   cursor: z.string().nullable(),
   has_more: z.boolean(),
@@ -279,6 +294,8 @@ export const tags = defineDomain({
           deeplink: id('deeplink'),
           tag_ids: SetDocumentTagsBody.shape.tags,
           create: SetDocumentTagsBody.shape.create,
+          /** The document's card, when the tab has it: the tag pages list it at once, offline too. */
+          card: ResultCard.optional(),
         })
         .strict(),
       z.void(),
@@ -288,7 +305,21 @@ export const tags = defineDomain({
       z.object({ tag_id: id('tag_id').optional(), limit: z.number().int().min(1).max(5000) }),
       z.array(z.string()),
     ),
+    /**
+     * A window of a tag page (`tag_id`, or any tag but the bookmark when absent), newest
+     * document first, from the mirror's (tag, time) index: any depth costs the distance walked.
+     */
+    'tags.window': op(
+      z
+        .object({
+          tag_id: id('tag_id').optional(),
+          offset: z.number().int().min(0),
+          count: z.number().int().min(1).max(500),
+        })
+        .strict(),
+      z.object({ offset: z.number().int(), rows: z.array(TagRow), total: z.number().int() }),
+    ),
   },
-  changes: { tag: Tag, document_tags: DocumentTags, tag_merge: TagMerge },
+  changes: { tag: Tag, document_tags: TagLink, tag_merge: TagMerge },
   stores: ['tags', 'document_tags'],
 });

@@ -35,6 +35,26 @@ export type WindowQuery = KeyBounds & {
   total?: number;
 };
 
+/**
+ * The window of a list kept in an index of array keys `[...prefix, sort key..., primary]`: every
+ * key that begins with `prefix`, in `direction` (a feed's time order, a tag's documents). Arrays
+ * sort after every number and string, so `[...prefix, []]` is above each key of the prefix.
+ */
+export const prefixWindow = (
+  index: string,
+  prefix: IDBValidKey[],
+  direction: 'next' | 'prev',
+  offset: number,
+  count: number,
+): WindowQuery & { lower: IDBValidKey[]; upper: IDBValidKey[] } => ({
+  index,
+  direction,
+  lower: prefix,
+  upper: [...prefix, []],
+  offset,
+  count,
+});
+
 /** A window's rows and their primary keys (as strings), in the window's order. */
 export type WindowRows<T> = { rows: T[]; keys: string[] };
 

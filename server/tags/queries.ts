@@ -7,9 +7,11 @@ import {
   tagKey,
   type DocumentTags,
   type Tag,
+  type TagLink,
 } from '../../contract/tags';
+import type { ResultCard } from '../../contract/documents';
 import type { Db } from '../db/schema';
-import { visibleDocuments } from '../documents';
+import { CARD_COLUMNS, toCard, visibleDocuments, type CardRow } from '../documents';
 import { ApiError, badRequest } from '../errors';
 import { lockUserRow, recordChange } from '../sync';
 import { iso } from '../time';
@@ -114,6 +116,16 @@ const assertVisible = async (db: Db, userId: string, deeplink: string) => {
   if (!doc) throw notFound(`no such document: ${deeplink}`);
 };
 
+/** The cards of the documents of `ids` the user may see, by deeplink. */
+async function cardsOf(db: Db, userId: string, ids: string[]): Promise<Map<string, ResultCard>> {
+  if (ids.length === 0) return new Map();
+  const rows = await visibleDocuments(db, userId)
+    .select([...CARD_COLUMNS])
+    .where('d.id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, toCard(r as CardRow)]));
+}
+
 /** The user's tags on one document (404 when the user may not see it). */
 export async function documentTags(db: Db, userId: string, deeplink: string): Promise<Tag[]> {
   await assertVisible(db, userId, deeplink);
@@ -199,18 +211,30 @@ export async function setDocumentTags(
   }
   const result: DocumentTags = { deeplink, tag_ids: wanted };
   if (removed.length > 0 || added.length > 0) {
+    // With the card: another device's tag page lists the document from its mirror.
+    const card = (await cardsOf(db, userId, [deeplink])).get(deeplink);
+    const data: TagLink = card ? { ...result, card } : result;
     await recordChange(
       db,
       userId,
-      { entity: 'document_tags', entity_id: deeplink, op: 'upsert', data: result },
+      { entity: 'document_tags', entity_id: deeplink, op: 'upsert', data },
       now,
     );
   }
   return { ...result, created };
 }
 
-/** A page of the user's links: the documents after `after` (deeplink order), with their tags. */
-export async function tagLinks(db: Db, userId: string, after: string | undefined, limit: number) {
+/**
+ * A page of the user's links: the documents after `after` (deeplink order), with their tags,
+ * and with `cards` each visible document's card.
+ */
+export async function tagLinks(
+  db: Db,
+  userId: string,
+  after: string | undefined,
+  limit: number,
+  cards = false,
+) {
   let docs = db
     .selectFrom('document_tags')
     .select('document_id')
@@ -232,8 +256,12 @@ export async function tagLinks(db: Db, userId: string, after: string | undefined
           .execute();
   const byDoc = new Map<string, string[]>(page.map((d) => [d, []]));
   for (const r of rows) byDoc.get(r.document_id)!.push(r.tag_id);
+  const cardOf = cards ? await cardsOf(db, userId, page) : new Map<string, ResultCard>();
   return {
-    links: page.map((deeplink) => ({ deeplink, tag_ids: byDoc.get(deeplink)!.sort() })),
+    links: page.map((deeplink): TagLink => {
+      const card = cardOf.get(deeplink);
+      return { deeplink, tag_ids: byDoc.get(deeplink)!.sort(), ...(card ? { card } : {}) };
+    }),
     cursor: page.at(-1) ?? null,
     has_more: ids.length > limit,
   };

@@ -22,7 +22,7 @@ export const registerTagRoutes = (app: OpenAPIHono<AppEnv>, deps: AppDeps) => {
   on('userTags', async (c, { auth }) => ({ user_tags: await userTags(c.var.db, auth.user.id) }));
 
   on('tagLinks', async (c, { query, auth }) =>
-    tagLinks(c.var.db, auth.user.id, query.after, query.limit),
+    tagLinks(c.var.db, auth.user.id, query.after, query.limit, query.cards === 'true'),
   );
 
   on('needlboxSources', async (c, { auth }) => needlboxSources(c.var.db, auth.user.id));

@@ -124,10 +124,20 @@ describe.each(STORAGES)('tags on %s', (storage) => {
       ],
     });
     const linkChanges = (await changesOf(h, a.token)).filter((c) => c.entity === 'document_tags');
-    expect(linkChanges.map((c) => c.data)).toEqual([
-      { deeplink: docs[0], tag_ids: ['bookmark', 'tag-energy'] },
-      { deeplink: docs[1], tag_ids: ['bookmark'] },
+    // Each with its document's card (another device's tag page lists it from its mirror).
+    expect(linkChanges.map((c) => c.data)).toMatchObject([
+      { deeplink: docs[0], tag_ids: ['bookmark', 'tag-energy'], card: { doc_id: docs[0] } },
+      { deeplink: docs[1], tag_ids: ['bookmark'], card: { doc_id: docs[1] } },
     ]);
+    // With cards=true, a page of links carries them too.
+    const withCards = await h.call('GET', '/tag/links?limit=1&cards=true', { token: a.token });
+    expect(withCards.body).toMatchObject({
+      links: [
+        { deeplink: docs[0], tag_ids: ['bookmark', 'tag-energy'], card: { doc_id: docs[0] } },
+      ],
+      cursor: docs[0],
+      has_more: true,
+    });
   });
 
   it('lets another user read, list or change none of it', async () => {

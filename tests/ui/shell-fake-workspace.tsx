@@ -61,6 +61,7 @@ export function createFakeWorkspace(handlers: Handlers = {}, session: SessionSta
     'tags.list': () => [],
     'tags.ofDocuments': ({ deeplinks }) => Object.fromEntries(deeplinks.map((d) => [d, []])),
     'tags.documents': () => [],
+    'tags.window': ({ offset }) => ({ offset, rows: [], total: 0 }),
     // No notebooks yet.
     'notebooks.list': () => [],
     'notes.list': () => [],

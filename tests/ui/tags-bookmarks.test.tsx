@@ -25,6 +25,11 @@ const tag = (id: string, name: string): Tag => ({
   created_at: '2024-01-01T00:00:00.000Z',
 });
 
+const plainCard = (i: number) => {
+  const { read: _read, ...card } = storyCard(i);
+  return card;
+};
+
 const detail = (i: number): DocumentDetail => {
   const { read: _read, ...card } = storyCard(i);
   return { ...card, content: `<p>Text ${i}.</p>`, body: `Text ${i}.`, read: false };
@@ -63,10 +68,22 @@ function tagWorld(opts: { rows: FeedRow[]; tags?: Tag[]; links?: Record<string, 
         if (!tags.some((t) => t.id === made.id)) tags.push(tag(made.id, made.tag));
       links.set(input.deeplink, input.tag_ids);
     },
-    'tags.documents': ({ tag_id }: { tag_id?: string }) =>
-      [...links]
+    // A tag page's window, newest first, as the mirror's (tag, time) index answers it.
+    'tags.window': ({
+      tag_id,
+      offset,
+      count,
+    }: {
+      tag_id?: string;
+      offset: number;
+      count: number;
+    }) => {
+      const rows = [...links]
         .filter(([, ids]) => (tag_id ? ids.includes(tag_id) : ids.some((t) => t !== 'bookmark')))
-        .map(([deeplink]) => deeplink),
+        .map(([deeplink]) => ({ deeplink, card: storyCard(Number(deeplink.slice(1))) }))
+        .sort((a, b) => b.card.unix - a.card.unix);
+      return { offset, rows: rows.slice(offset, offset + count), total: rows.length };
+    },
   };
   return { handlers, links, refuseWith: (error: Error | null) => (refuse = error) };
 }
@@ -94,6 +111,8 @@ describe('the bookmark toggle', () => {
         deeplink: 'd1',
         tag_ids: ['bookmark'],
         create: [{ id: 'bookmark', tag: 'needl_internal_bookmark' }],
+        // The card goes with the write: the tag pages list it from the mirror at once.
+        card: plainCard(1),
       },
     ]);
     // The other card is not bookmarked.
@@ -308,9 +327,10 @@ describe('/needlbox/tags/all', () => {
           .map((a) => within(a).getByRole('heading', { level: 3 }).textContent),
       ).toEqual(['Story 2']),
     );
-    expect(view.calls.filter((c) => c.op === 'tags.documents').at(-1)?.input).toEqual({
+    expect(view.calls.filter((c) => c.op === 'tags.window').at(-1)?.input).toEqual({
       tag_id: 't22',
-      limit: 200,
+      offset: 0,
+      count: 50,
     });
     expect(screen.getByRole('button', { name: 'Rates' }).getAttribute('aria-pressed')).toBe('true');
   });

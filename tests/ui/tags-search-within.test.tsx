@@ -37,7 +37,7 @@ describe('searching within a tag', () => {
       handlers: {
         'flags.get': () => FEED_FLAGS,
         'tags.list': () => [tag('t1', 'Macro'), tag('t2', 'Rates')],
-        'tags.documents': () => [],
+        'tags.window': () => ({ offset: 0, rows: [], total: 0 }),
         'search.window': createSearch(2),
         'search.tags': () => [{ key: 'Rates', count: 2 }],
         'search.exchanges': () => [],

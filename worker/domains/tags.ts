@@ -1,3 +1,4 @@
+import type { ResultCard } from '../../contract/documents';
 import {
   BOOKMARK_TAG_ID,
   tagKey,
@@ -5,9 +6,11 @@ import {
   type DocumentTags,
   type Tag,
   type TagMerge,
+  type TagRow,
 } from '../../contract/tags';
 import { sessionChanged } from '../api-errors';
 import type { Mirror, PatchItem } from '../mirror';
+import { prefixWindow } from '../mirror-query';
 import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registry';
 
 /**
@@ -18,6 +21,12 @@ import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registr
  * 'document_tags') and by the user's own writes: optimistic through the outbox, in one queue
  * (a tag is created before the document naming it is sent), rolled back with the server's
  * message when it refuses. A bookmark is the reserved tag BOOKMARK_TAG_ID.
+ *
+ * A tag page is a feed: each link record keeps its document's card (pulled with the links, sent
+ * with a change, or given by the tab that tags) and one key per tag, [tag, unix, deeplink], in
+ * the multiEntry index BY_TAG_TIME (plus [ANY_TAG, ...] when it carries any tag but the
+ * bookmark), so `tags.window` reads any window of a 100k-document tag newest first by an index
+ * walk (mirror-walk.ts: from the nearest anchor), never the tag's whole document set.
  */
 
 type S = StoreOf<typeof tags>;
@@ -28,6 +37,9 @@ const LINKS = 'document_tags' satisfies S;
 /** Not an id (ids are 1 to 128 visible characters). */
 export const LIST_KEY = '\u0000list';
 const BY_TAG = 'by_tag';
+const BY_TAG_TIME = 'by_tag_time';
+/** The key of "any tag but the bookmark" in BY_TAG_TIME (/needlbox/tags/all); never an id. */
+const ANY_TAG = '\u0000any';
 const PAGE = 5000;
 /** Documents one tag's removal unlinks in the mirror, at most (an IndexedDB count). */
 const UNLINK_SCAN = 1_000_000;
@@ -38,6 +50,14 @@ type LinksList = {
   tag_ids: [];
   cursor: string | null;
   complete: boolean;
+  /** Pulled with cards (a mirror from before pulls again, from the start). */
+  cards?: true;
+};
+
+/** A mirrored link: the document's tags, its card when known, and its tag-page index keys. */
+type LinkRecord = DocumentTags & {
+  card?: ResultCard;
+  k_tag: Array<[string, number, string]>;
 };
 
 const isTag = (t: Tag | TagsList): t is Tag => t.id !== LIST_KEY;
@@ -62,24 +82,22 @@ const pullTags = (ctx: Ctx) =>
 const pullLinks = (ctx: Ctx) =>
   ctx.reads.once('tags.links', async (owner) => {
     const mirror = await ctx.mirror;
-    let list = (await mirror.get<LinksList>(LINKS, LIST_KEY)) ?? {
-      deeplink: LIST_KEY,
-      tag_ids: [],
-      cursor: null,
-      complete: false,
-    };
+    const held = await mirror.get<LinksList>(LINKS, LIST_KEY);
+    let list: LinksList = held?.cards
+      ? held
+      : { deeplink: LIST_KEY, tag_ids: [], cursor: null, complete: false, cards: true };
     for (;;) {
       const page = await ctx.client.call('tagLinks', {
-        query: { limit: PAGE, ...(list.cursor !== null ? { after: list.cursor } : {}) },
+        query: {
+          limit: PAGE,
+          cards: 'true',
+          ...(list.cursor !== null ? { after: list.cursor } : {}),
+        },
         background: true,
         signal: ctx.signal(),
       });
       list = { ...list, cursor: page.cursor ?? list.cursor, complete: !page.has_more };
-      const items: PatchItem<S>[] = page.links.map((link) => ({
-        store: LINKS,
-        key: link.deeplink,
-        value: link,
-      }));
+      const items = page.links.map((link) => linkWrite(link.deeplink, link.tag_ids, link.card));
       items.push({ store: LINKS, key: LIST_KEY, value: list });
       if (!(await ctx.reads.store(items, owner))) throw sessionChanged('document_tags');
       if (!page.has_more || page.links.length === 0) return;
@@ -89,32 +107,81 @@ const pullLinks = (ctx: Ctx) =>
 /** Pulls what the mirror does not hold yet: awaited the first time (offline: what it has). */
 async function ensure(ctx: Ctx, store: S) {
   const mirror = await ctx.mirror;
-  const list = await mirror.get<{ complete: boolean }>(store, LIST_KEY);
-  if (list?.complete) return;
+  const list = await mirror.get<{ complete: boolean; cards?: true }>(store, LIST_KEY);
+  // Links pulled before they carried cards are not in the tag pages' index: pulled again.
+  const usable = list && (store === TAGS || list.cards);
+  if (usable && list.complete) return;
   const pulled = store === TAGS ? pullTags(ctx) : pullLinks(ctx);
-  if (!list) await pulled.catch(() => {});
+  if (!usable) await pulled.catch(() => {});
   else ctx.track(pulled.catch(() => {}));
 }
 
-/** A document's record as written: its tags sorted and unique; none deletes the record. */
-const linkWrite = (deeplink: string, tagIds: readonly string[]): PatchItem<S> => {
+/**
+ * A document's record as written: its tags sorted and unique, its card (when known) and its
+ * tag-page keys (a document without a card sorts last, at time 0); no tags deletes the record.
+ */
+const linkWrite = (
+  deeplink: string,
+  tagIds: readonly string[],
+  card: ResultCard | undefined,
+): PatchItem<S> => {
   const ids = [...new Set(tagIds)].sort();
-  return {
-    store: LINKS,
-    key: deeplink,
-    value: ids.length ? ({ deeplink, tag_ids: ids } satisfies DocumentTags) : undefined,
-  };
+  if (ids.length === 0) return { store: LINKS, key: deeplink };
+  const unix = card?.unix ?? 0;
+  const keys = ids.map((t): [string, number, string] => [t, unix, deeplink]);
+  if (ids.some((t) => t !== BOOKMARK_TAG_ID)) keys.push([ANY_TAG, unix, deeplink]);
+  const record: LinkRecord = { deeplink, tag_ids: ids, ...(card ? { card } : {}), k_tag: keys };
+  return { store: LINKS, key: deeplink, value: record };
 };
+
+/** Whether two lists of tag ids hold the same tags. */
+const sameTags = (a: readonly string[], b: readonly string[]) => {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((t) => y.has(t));
+};
+
+/**
+ * 'tags.window': rows `offset` to `offset + count` of a tag page (newest document first), and
+ * how many documents the tag holds, from BY_TAG_TIME alone (the count is kept by the mirror
+ * until the store is written again).
+ */
+async function tagWindow(
+  ctx: Ctx,
+  input: { tag_id?: string; offset: number; count: number },
+): Promise<{ offset: number; rows: TagRow[]; total: number }> {
+  void ctx.ask('read.ensureList', false);
+  await ensure(ctx, LINKS);
+  const mirror = await ctx.mirror;
+  const { offset, count } = input;
+  const query = prefixWindow(BY_TAG_TIME, [input.tag_id ?? ANY_TAG], 'prev', offset, count);
+  const { lower, upper } = query;
+  const total = await mirror.count(LINKS, { index: BY_TAG_TIME, lower, upper });
+  const { rows } = await mirror.window<LinkRecord>(LINKS, { ...query, total });
+  const read = await ctx.ask(
+    'read.states',
+    rows.map((r) => r.deeplink),
+  );
+  return {
+    offset,
+    total,
+    rows: rows.map((r, i) => ({
+      deeplink: r.deeplink,
+      card: r.card ? { ...r.card, read: read[i] } : null,
+    })),
+  };
+}
 
 /** The writes that take `tagId` off every mirrored document carrying it. */
 async function unlinkWrites(mirror: Mirror<S>, tagId: string): Promise<PatchItem<S>[]> {
   const carrying = await mirror.transact([LINKS], (tx) =>
-    tx.indexRange<DocumentTags>(LINKS, BY_TAG, { lower: tagId, upper: tagId }, UNLINK_SCAN),
+    tx.indexRange<LinkRecord>(LINKS, BY_TAG, { lower: tagId, upper: tagId }, UNLINK_SCAN),
   );
   return carrying.map((link) =>
     linkWrite(
       link.deeplink,
       link.tag_ids.filter((t) => t !== tagId),
+      link.card,
     ),
   );
 }
@@ -122,7 +189,7 @@ async function unlinkWrites(mirror: Mirror<S>, tagId: string): Promise<PatchItem
 /** The writes that move every mirrored document carrying `from` to `into` (the Tags Manager's merge). */
 async function mergeWrites(mirror: Mirror<S>, { from, into }: TagMerge): Promise<PatchItem<S>[]> {
   const carrying = await mirror.transact([LINKS], (tx) =>
-    tx.indexRange<DocumentTags>(LINKS, BY_TAG, { lower: from, upper: from }, UNLINK_SCAN),
+    tx.indexRange<LinkRecord>(LINKS, BY_TAG, { lower: from, upper: from }, UNLINK_SCAN),
   );
   return [
     { store: TAGS, key: from },
@@ -130,6 +197,7 @@ async function mergeWrites(mirror: Mirror<S>, { from, into }: TagMerge): Promise
       linkWrite(
         link.deeplink,
         link.tag_ids.map((t) => (t === from ? into : t)),
+        link.card,
       ),
     ),
   ];
@@ -157,8 +225,11 @@ export const tagsDomain = defineWorkerDomain(tags, {
     tags: { keyPath: 'id', version: 1 },
     document_tags: {
       keyPath: 'deeplink',
-      indexes: { [BY_TAG]: { keyPath: 'tag_ids', multiEntry: true } },
-      version: 1,
+      indexes: {
+        [BY_TAG]: { keyPath: 'tag_ids', multiEntry: true },
+        [BY_TAG_TIME]: { keyPath: 'k_tag', multiEntry: true },
+      },
+      version: 2,
     },
   },
   reads: {
@@ -186,6 +257,7 @@ export const tagsDomain = defineWorkerDomain(tags, {
       );
       return Object.fromEntries(ids.map((id, i) => [id, counts[i]]));
     },
+    'tags.window': (ctx, input) => tagWindow(ctx, input),
     async 'tags.documents'(ctx, { tag_id, limit }) {
       await ensure(ctx, LINKS);
       const mirror = await ctx.mirror;
@@ -246,17 +318,21 @@ export const tagsDomain = defineWorkerDomain(tags, {
       orderKey: () => 'tags',
       params: ({ deeplink }) => ({ id: deeplink }),
       body: ({ tag_ids, create }) => ({ tags: tag_ids, ...(create ? { create } : {}) }),
-      async optimistic(ctx, { deeplink, tag_ids, create }) {
+      async optimistic(ctx, { deeplink, tag_ids, create, card }) {
         const made = create?.length ? await createWrites(ctx, create) : [];
-        return [...made, linkWrite(deeplink, tag_ids)];
+        const held = await (await ctx.mirror).get<LinkRecord>(LINKS, deeplink);
+        return [...made, linkWrite(deeplink, tag_ids, card ?? held?.card)];
       },
-      // The server's tags stand (an existing tag of that name keeps its own id).
-      confirm: ({ create }, result) => [
+      // The server's tags stand (an existing tag of that name keeps its own id). The link is
+      // written again only when they differ from the optimistic record's, which keeps its card.
+      confirm: ({ create, tag_ids, card }, result) => [
         ...(create ?? [])
           .filter((c) => !result.created.some((t) => t.id === c.id))
           .map((c) => ({ store: TAGS, key: c.id }) as PatchItem<S>),
         ...result.created.map((t) => ({ store: TAGS, key: t.id, value: t }) as PatchItem<S>),
-        linkWrite(result.deeplink, result.tag_ids),
+        ...(sameTags(tag_ids, result.tag_ids)
+          ? []
+          : [linkWrite(result.deeplink, result.tag_ids, card)]),
       ],
       deferred: () => undefined,
     },
@@ -287,11 +363,16 @@ export const tagsDomain = defineWorkerDomain(tags, {
         if (owner && writes.length) await ctx.reads.store(writes, owner);
       });
     },
-    document_tags(change, tx) {
-      if (change.op === 'upsert') {
-        const write = linkWrite(change.data.deeplink, change.data.tag_ids);
-        tx.put(LINKS, write.key, write.value);
-      } else tx.put(LINKS, change.id, undefined);
+    async document_tags(change, tx) {
+      if (change.op !== 'upsert') {
+        tx.put(LINKS, change.id, undefined);
+        return;
+      }
+      const { deeplink, tag_ids, card } = change.data;
+      // A change recorded before links carried cards: the card held stands.
+      const held = card ? undefined : await tx.get<LinkRecord>(LINKS, deeplink);
+      const write = linkWrite(deeplink, tag_ids, card ?? held?.card);
+      tx.put(LINKS, write.key, write.value);
     },
   },
   async refresh(ctx) {

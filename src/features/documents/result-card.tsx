@@ -133,7 +133,12 @@ export function ResultCardView(props: {
           {props.text ?? cardText(card)}
         </p>
         <PillTags tags={card.categories} mobile={mobile} />
-        <DocumentTagControls deeplink={card.deeplink} source={card.source} mobile={mobile} />
+        <DocumentTagControls
+          deeplink={card.deeplink}
+          source={card.source}
+          mobile={mobile}
+          card={card}
+        />
       </div>
       {props.onToggleRead ? (
         <button

@@ -1,13 +1,18 @@
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
-import { contactKey, personNameProblem, type Person } from '../../../contract/people';
+import {
+  contactKey,
+  personNameProblem,
+  type PeoplePriority,
+  type Person,
+} from '../../../contract/people';
 import { routesFor } from '../../lib/routes';
 import { userMessage } from '../../lib/user-message';
 import { ConfirmDialog } from '../../shell/confirm-dialog';
 import { useShell } from '../../shell-context';
 import { contactText, ContactForm } from './contact-fields';
 import { usePerson } from './people-store';
-import { PrioritySelect } from './priority-select';
+import { PRIORITY_LABELS, PrioritySelect } from './priority-select';
 import './people.css';
 
 /**
@@ -46,9 +51,38 @@ export function PersonPage() {
       <div className="form-field">
         <span>Priority</span> <PrioritySelect person={person} onError={setProblem} />
       </div>
+      <PriorityView person={person} />
       <Contacts person={person} onError={setProblem} />
       <DeletePerson person={person} onError={setProblem} />
     </section>
+  );
+}
+
+/** Where documents naming a person of each priority come in the feed's "priority" view. */
+const PRIORITY_PLACE: Record<PeoplePriority, string> = {
+  HIGH: 'first',
+  MEDIUM: 'after those of high-priority people',
+  LOW: 'after those of high- and medium-priority people',
+};
+
+/**
+ * What the person's priority does (server/boards/priority.ts): a badge with it, and the feed's
+ * "priority" view (/feeds/home?sort=priority), where documents naming the person rank by it.
+ */
+function PriorityView(props: { person: Person }) {
+  const { product } = useShell();
+  const { people_priority: priority, people_name: name } = props.person;
+  return (
+    <p className="person-priority-view">
+      <span className={`priority-badge priority-${priority.toLowerCase()}`}>
+        {PRIORITY_LABELS[priority]} priority
+      </span>{' '}
+      Documents that name {name} come {PRIORITY_PLACE[priority]} in your feed&apos;s{' '}
+      <Link to={routesFor(product).feeds.home} search={{ sort: 'priority' } as never}>
+        priority view
+      </Link>
+      .
+    </p>
   );
 }
 

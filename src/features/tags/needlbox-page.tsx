@@ -1,26 +1,24 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { BOOKMARK_TAG_ID } from '../../../contract/tags';
-import type { DocumentDetail } from '../../../contract/documents';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { BOOKMARK_TAG_ID, type TagRow } from '../../../contract/tags';
 import { isMobile } from '../../lib/breakpoints';
 import { overlayVisible } from '../../lib/overlay';
+import { useFillHeight } from '../../layout/use-fill-height';
 import { useViewportWidth } from '../../layout/use-viewport-width';
 import { routesFor } from '../../lib/routes';
+import { useWindowedList } from '../../lists/use-windowed-list';
+import { VirtualList } from '../../lists/virtual-list';
 import { RetryAlert } from '../../shell/retry-alert';
 import { useShell } from '../../shell-context';
-import { ResultCardView } from '../documents';
+import {
+  CARD_HEIGHT_DESKTOP,
+  CARD_HEIGHT_MOBILE,
+  cardLink,
+  ResultCardView,
+  type FeedRow,
+  useReadingLoop,
+} from '../documents';
 import { useUserTags } from './tag-store';
-
-/** The most documents one needlbox page lists (tags.documents answers at most 5000). */
-export const NEEDLBOX_LIMIT = 200;
-
-/**
- * The source a needlbox page reads a document under. tags.documents answers deeplinks only, and
- * doc.get answers a document the mirror holds whatever the source; a document is kept in the
- * mirror when it is tagged from a card or the preview (tag-controls.tsx). One tagged on another
- * device and never opened here is not held: its row says so.
- */
-const NEEDLBOX_SOURCE = 'needlbox';
 
 /** /needlbox/bookmarks/all: the bookmarked documents, as cards that open the preview. */
 export function BookmarksPage() {
@@ -111,89 +109,85 @@ function SearchInTag(props: { name: string }) {
   );
 }
 
-type Row = { deeplink: string; doc: DocumentDetail | null };
+/** Rows per window read, and the most blocks held (as the feed: only about the rows in view). */
+const BLOCK = 50;
+const MAX_BLOCKS = 6;
 
 /**
- * The documents of one tag (or of any tag but the bookmark), newest first, re-read when the
- * worker says the links changed (a toggle here, in another tab, or from the server).
+ * A tag page is a feed: the documents of one tag (or of any tag but the bookmark), newest first,
+ * read from the worker's mirror by windows (tags.window: the mirror's (tag, time) index) however
+ * many the tag holds, virtualised, and kept fresh by 'changed' events on the links (a toggle
+ * here, in another tab, or from the server) and on read state. Offline, it reads the mirror.
  */
 function TaggedDocuments(props: { tagId?: string; label: string; empty: string }) {
-  const { client } = useShell();
+  const { product } = useShell();
   const width = useViewportWidth();
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [round, setRound] = useState(0);
-  const { tagId } = props;
-
-  useEffect(() => {
-    let alive = true;
-    let latest = 0;
-    const docs = new Map<string, DocumentDetail>();
-    const read = (mine = ++latest) =>
-      void client
-        .call('tags.documents', { ...(tagId ? { tag_id: tagId } : {}), limit: NEEDLBOX_LIMIT })
-        .then(
-          async (deeplinks) => {
-            const fetched = await Promise.all(
-              deeplinks.map(async (deeplink): Promise<Row> => {
-                const held = docs.get(deeplink);
-                if (held) return { deeplink, doc: held };
-                // Not kept when missing: opened meanwhile, it is held next time.
-                const doc = await client
-                  .call('doc.get', { source: NEEDLBOX_SOURCE, deeplink })
-                  .catch(() => null);
-                if (doc) docs.set(deeplink, doc);
-                return { deeplink, doc };
-              }),
-            );
-            // A later read (another change) answers for itself.
-            if (!alive || mine !== latest) return;
-            setError(null);
-            setRows(fetched);
-          },
-          (failure: unknown) => alive && mine === latest && setError(failure),
-        );
-    read();
-    const stop = client.onEvent((event) => {
-      if (event.type === 'changed' && event.store === 'document_tags') read();
-    });
-    return () => {
-      alive = false;
-      stop();
-    };
-  }, [client, tagId, round]);
-
-  if (error !== null) return <RetryAlert error={error} onRetry={() => setRound((n) => n + 1)} />;
-  if (rows === null) {
-    return (
-      <p className="muted" role="status">
-        Loading…
-      </p>
-    );
-  }
-  if (rows.length === 0) return <p className="needlbox-empty muted">{props.empty}</p>;
-  const newestFirst = [...rows].sort((a, b) => (b.doc?.unix ?? 0) - (a.doc?.unix ?? 0));
-  const now = new Date();
+  const mobile = isMobile(width);
+  const fullScreen = !overlayVisible(width);
+  const list = useWindowedList('tags.window', ['document_tags', 'read_status'], {
+    extra: props.tagId ? { tag_id: props.tagId } : {},
+    keyOf: (row) => row.deeplink,
+    block: BLOCK,
+    maxBlocks: MAX_BLOCKS,
+  });
+  // The list reaches the window's bottom (issue 18).
+  const fill = useRef<HTMLDivElement>(null);
+  useFillHeight(fill);
+  const [now] = useState(() => new Date());
+  const card = useCallback((index: number) => list.row(index)?.card ?? undefined, [list]);
+  const rowKey = useCallback((index: number) => list.row(index)?.deeplink, [list]);
+  const linkOf = useCallback(
+    (row: FeedRow) => cardLink(row, '', fullScreen, product),
+    [fullScreen, product],
+  );
+  const total = list.total();
+  const loop = useReadingLoop({
+    total: total ?? 0,
+    row: card,
+    linkOf,
+    setRange: list.setRange,
+    rowsVersion: list.loaded(),
+  });
+  const failure = list.error();
   return (
-    <ul className="needlbox-cards" aria-label={props.label}>
-      {newestFirst.map((row) => (
-        <li key={row.deeplink}>
-          {row.doc ? (
-            <ResultCardView
-              card={row.doc}
-              board=""
-              mobile={isMobile(width)}
-              fullScreen={!overlayVisible(width)}
-              now={now}
-            />
-          ) : (
-            <p className="muted">
-              A document tagged on another device: open it there, or from its feed here, to list it
-              on this device.
-            </p>
-          )}
-        </li>
-      ))}
-    </ul>
+    <div className="feed-list needlbox-list" ref={fill} aria-busy={list.loading() || undefined}>
+      {failure !== null ? <RetryAlert error={failure} onRetry={list.refresh} /> : null}
+      {total === null && failure === null ? (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      ) : null}
+      {total === 0 ? <p className="needlbox-empty muted">{props.empty}</p> : null}
+      {total ? (
+        <VirtualList<TagRow>
+          label={props.label}
+          className="feed-cards needlbox-cards"
+          count={total}
+          rowHeight={mobile ? CARD_HEIGHT_MOBILE : CARD_HEIGHT_DESKTOP}
+          measureRows
+          row={list.row}
+          rowKey={rowKey}
+          scrollToIndex={loop.scrollTo}
+          renderRow={(row, index) =>
+            row.card ? (
+              <ResultCardView
+                card={row.card}
+                selected={loop.selected === index}
+                board=""
+                mobile={mobile}
+                fullScreen={fullScreen}
+                now={now}
+              />
+            ) : (
+              <p className="muted">
+                A document you may no longer see (its source is not followed), or not known to this
+                device yet.
+              </p>
+            )
+          }
+          onRangeChange={loop.onRangeChange}
+        />
+      ) : null}
+    </div>
   );
 }

@@ -6,6 +6,7 @@ import {
   tagOffer,
   type Tag,
 } from '../../../contract/tags';
+import type { ResultCard } from '../../../contract/documents';
 import { useShell } from '../../shell-context';
 import { useCloseOutside } from '../../lib/use-close-outside';
 import { PillTags } from '../documents';
@@ -15,11 +16,17 @@ import { newTagId, useDocumentTags, useUserTags, type DocumentTagsState } from '
  * A document's tags on its card and in its preview (002 §3-5, §9): the bookmark toggle, the
  * user's tags as pills (5 on desktop, 1 on a phone, the rest in an overflow popup) and the tag
  * picker. Each write is optimistic (tag-store.ts); a document tagged from here is also kept in
- * the mirror (doc.get), so the needlbox pages list it, offline too.
+ * the mirror (doc.get), and its `card` (when given) goes with the write, so the tag pages list
+ * it at once, offline too.
  */
-export function DocumentTagControls(props: { deeplink: string; source: string; mobile: boolean }) {
+export function DocumentTagControls(props: {
+  deeplink: string;
+  source: string;
+  mobile: boolean;
+  card?: ResultCard;
+}) {
   const { client } = useShell();
-  const state = useDocumentTags(props.deeplink);
+  const state = useDocumentTags(props.deeplink, props.card);
   const tags = useUserTags();
   const { deeplink, source } = props;
   const keep = () => void client.call('doc.get', { source, deeplink }).catch(() => {});

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ResultCard } from '../../../contract/documents';
 import { BOOKMARK_TAG_ID, type Tag } from '../../../contract/tags';
 import { userMessage } from '../../lib/user-message';
 import { useShell } from '../../shell-context';
@@ -118,8 +119,11 @@ export type DocumentTagsState = {
   set(ids: readonly string[], create?: ReadonlyArray<{ id: string; tag: string }>): void;
 };
 
-/** One document's tags, kept fresh by the worker's 'changed' events for it. */
-export function useDocumentTags(deeplink: string): DocumentTagsState {
+/**
+ * One document's tags, kept fresh by the worker's 'changed' events for it. `card` (the card the
+ * tab shows) goes with each write: the tag pages list the document from the mirror at once.
+ */
+export function useDocumentTags(deeplink: string, card?: ResultCard): DocumentTagsState {
   const { client } = useShell();
   const [ids, setIds] = useState<readonly string[] | null>(null);
   const shown = useRef<readonly string[] | null>(null);
@@ -153,17 +157,24 @@ export function useDocumentTags(deeplink: string): DocumentTagsState {
           deeplink,
           tag_ids: [...next],
           ...(create?.length ? { create: create.map((c) => ({ ...c })) } : {}),
+          ...(card ? { card: cardOnly(card) } : {}),
         })
         .catch((failure: unknown) => {
           setIds((was) => (was !== null && sameIds(was, next) ? before : was));
           showToast('error', userMessage(failure));
         });
     },
-    [client, deeplink],
+    [client, deeplink, card],
   );
 
   return { ids, set };
 }
+
+/** The card's own fields (a feed row's `read` state stays out of the write). */
+const cardOnly = (card: ResultCard & { read?: boolean }): ResultCard => {
+  const { read: _read, ...rest } = card;
+  return rest;
+};
 
 const sameIds = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((id) => b.includes(id));

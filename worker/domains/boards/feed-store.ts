@@ -6,6 +6,7 @@ import {
   type ResultCard,
 } from '../../../contract/documents';
 import type { Mirror, MirrorTx, StoreSpec, WindowQuery } from '../../mirror';
+import { prefixWindow } from '../../mirror-query';
 import type { DomainCtx, StoreOf } from '../../registry';
 import type { Owner } from '../../session';
 import type { FeedStates } from './feed-sync';
@@ -121,15 +122,8 @@ export function windowQuery(
   count: number,
 ): WindowQuery {
   const prefix: string[] = [feed, ...(view.tab === null ? [] : [view.tab])];
-  // Arrays sort after every number and string: [...prefix, []] is above each entry's key.
-  return {
-    index: view.tab === null ? 'time' : 'tab_time',
-    direction: view.sort === 'latest' ? 'prev' : 'next',
-    lower: prefix,
-    upper: [...prefix, []],
-    offset,
-    count,
-  };
+  const index = view.tab === null ? 'time' : 'tab_time';
+  return prefixWindow(index, prefix, view.sort === 'latest' ? 'prev' : 'next', offset, count);
 }
 
 /** Whether [unix, doc] sorts at or above the prefix's boundary (newest first). */
