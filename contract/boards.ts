@@ -106,7 +106,7 @@ export const BoardList = z.object({ results: z.array(Board) });
 export const BoardsQuery = z.object({ hidden: z.enum(['true', 'false']).optional() });
 
 /** The sort options of 002 §9 that apply to documents of a feed. */
-export const FEED_SORTS = [
+export const BOARD_SORTS = [
   'latest',
   'oldest',
   'company_asc',
@@ -116,8 +116,8 @@ export const FEED_SORTS = [
   /** The user's people by priority: documents naming a HIGH person first (server/boards/priority.ts). */
   'priority',
 ] as const;
-export const FeedSort = z.enum(FEED_SORTS);
-export type FeedSort = z.infer<typeof FeedSort>;
+export const BoardSort = z.enum(BOARD_SORTS);
+export type BoardSort = z.infer<typeof BoardSort>;
 
 /**
  * The key of a feed's document in the worker's 'feed_entries' store: what a 'changed' event on
@@ -139,22 +139,22 @@ export const BoardDocsQuery = z.object({
   tab: FeedTabKey.optional(),
   /** Only this source's documents (its key): a source's view of the feed. */
   source: text('source', LIMITS.id).optional(),
-  sort: FeedSort.default('latest'),
+  sort: BoardSort.default('latest'),
 });
 export type BoardDocsQuery = z.infer<typeof BoardDocsQuery>;
 
 /** One document of a feed, as an entry: `removed` entries left it (after_seq answers only). */
-export const FeedEntry = ResultCard.extend({
+export const BoardEntry = ResultCard.extend({
   /** The entry's sequence number within the feed (after_seq pages are in this order). */
   entry_seq: z.number().int(),
   removed: z.boolean(),
 });
-export type FeedEntry = z.infer<typeof FeedEntry>;
+export type BoardEntry = z.infer<typeof BoardEntry>;
 
 export const BoardDocs = z.object({
   results: z.object({
     board_id: z.string(),
-    documents: z.array(FeedEntry),
+    documents: z.array(BoardEntry),
     /** Documents in the feed (in `tab` when given). */
     count: z.number().int().nonnegative(),
     /** Pass as `before` for the next page; null at the end. */
@@ -372,7 +372,7 @@ export const boards = defineDomain({
       z.object({
         board: id('board'),
         tab: FeedTabKey.nullable(),
-        sort: FeedSort,
+        sort: BoardSort,
         /**
          * Only this source's documents (its key, as in ResultCard.source): the /apps/{source}
          * view, read from the home feed. Absent or null: every source of the feed.

@@ -20,7 +20,7 @@ import { defineDomain, endpoint, id, op, text } from './define';
  *
  * Every write records a 'person' change; "Contact priority change: applied at once, reverted on
  * error" (002 §4): the worker's edit is optimistic with rollback. A person's priority orders
- * the feed's "priority" view (FeedSort `priority`, server/boards/priority.ts): documents carry no
+ * the feed's "priority" view (BoardSort `priority`, server/boards/priority.ts): documents carry no
  * sender yet, so a document is linked to the people its title or company names.
  */
 

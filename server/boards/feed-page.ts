@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../contract/boards';
+import type { BoardDocs, BoardDocsQuery, BoardEntry } from '../../contract/boards';
 import type { Db } from '../db/schema';
 import { CARD_COLUMNS, toCard, type CardRow } from '../documents';
 import { feedSeq } from './feed-entries';
@@ -38,7 +38,7 @@ const entries = (db: Db, feedId: string) =>
     .select([...CARD_COLUMNS, 'e.entry_seq', 'e.removed'])
     .where('e.feed_id', '=', feedId);
 
-const toEntry = (row: CardRow & { entry_seq: number; removed: number }): FeedEntry => ({
+const toEntry = (row: CardRow & { entry_seq: number; removed: number }): BoardEntry => ({
   ...toCard(row),
   entry_seq: Number(row.entry_seq),
   removed: Number(row.removed) === 1,

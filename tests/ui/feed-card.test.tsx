@@ -1,7 +1,14 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentDetail } from '../../contract/documents';
-import { FEED_FLAGS, board, createFeed, source, storyCard, type FeedRow } from './feed-fixtures';
+import {
+  FEED_FLAGS,
+  board,
+  createFeed,
+  source,
+  storyCard,
+  type BoardEntryRow,
+} from './feed-fixtures';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 beforeEach(() => {
@@ -21,7 +28,7 @@ afterEach(() => {
 const cardOf = (title: string) => screen.getByRole('article', { name: title });
 
 /** A feed whose only card is `row`. */
-function oneCard(row: FeedRow) {
+function oneCard(row: BoardEntryRow) {
   return {
     'flags.get': () => FEED_FLAGS,
     'feed.tabs': () => [{ key: 'rss_news', label: 'News', data: 1, icon: '' }],

@@ -3,10 +3,10 @@ import type { CategoryTabInfo } from '../../contract/documents';
 import type { Source } from '../../contract/sources';
 import type { OpInput, OpOutput } from '../../contract/worker-api';
 
-export type FeedRow = OpOutput<'feed.window'>['rows'][number];
+export type BoardEntryRow = OpOutput<'feed.window'>['rows'][number];
 
 /** The card at 1-based place `i` of a generated feed: "Story i", document d{i}. */
-export function storyCard(i: number, patch: Partial<FeedRow> = {}): FeedRow {
+export function storyCard(i: number, patch: Partial<BoardEntryRow> = {}): BoardEntryRow {
   return {
     doc_id: `d${i}`,
     deeplink: `d${i}`,
@@ -40,15 +40,15 @@ export function storyCard(i: number, patch: Partial<FeedRow> = {}): FeedRow {
  */
 export function createFeed(total: number, tabs?: CategoryTabInfo[]) {
   const read = new Set<string>();
-  const front: FeedRow[] = [];
-  const at = (p: number): FeedRow => {
+  const front: BoardEntryRow[] = [];
+  const at = (p: number): BoardEntryRow => {
     const row = p < front.length ? front[p] : storyCard(p - front.length + 1);
     return { ...row, read: read.has(row.deeplink) };
   };
   const size = () => total + front.length;
   return {
     window: (input: OpInput<'feed.window'>): OpOutput<'feed.window'> => {
-      const rows: FeedRow[] = [];
+      const rows: BoardEntryRow[] = [];
       const end = Math.min(input.offset + input.count, size());
       for (let p = input.offset; p < end; p += 1) rows.push(at(p));
       return { offset: input.offset, rows, total: size(), complete: true };
@@ -61,7 +61,7 @@ export function createFeed(total: number, tabs?: CategoryTabInfo[]) {
         else read.delete(d);
       }
     },
-    addNewest: (row: FeedRow) => front.unshift(row),
+    addNewest: (row: BoardEntryRow) => front.unshift(row),
   };
 }
 

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentDetail } from '../../contract/documents';
 import type { Tag } from '../../contract/tags';
-import { FEED_FLAGS, storyCard, type FeedRow } from './feed-fixtures';
+import { FEED_FLAGS, storyCard, type BoardEntryRow } from './feed-fixtures';
 import { SIGNED_IN, apiError, renderShell, setViewportWidth } from './shell-fake-workspace';
 
 beforeEach(() => {
@@ -39,7 +39,7 @@ const detail = (i: number): DocumentDetail => {
  * The worker as the tags UI sees it: a feed of `rows`, the user's tags and each document's tag
  * ids, changed by tags.setDocument as the mirror would be (the test announces the change).
  */
-function tagWorld(opts: { rows: FeedRow[]; tags?: Tag[]; links?: Record<string, string[]> }) {
+function tagWorld(opts: { rows: BoardEntryRow[]; tags?: Tag[]; links?: Record<string, string[]> }) {
   const tags = [...(opts.tags ?? [])];
   const links = new Map(Object.entries(opts.links ?? {}));
   let refuse: Error | null = null;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BoardDocs, FeedSort } from '../../contract/boards';
+import type { BoardDocs, BoardSort } from '../../contract/boards';
 import type { FeedTabKey } from '../../contract/documents';
 import { serverDocs, type ServerDocs } from './feed-support';
 import { createFaultyFetch, newUser, serverView, setupWorkspaceSuite } from './support';
@@ -93,10 +93,10 @@ describe('feed.window over a mirrored feed', () => {
       'us_capital_markets',
       'research',
     ];
-    const sorts: FeedSort[] = ['latest', 'oldest'];
+    const sorts: BoardSort[] = ['latest', 'oldest'];
     const cases: Array<{
       tab: FeedTabKey | null;
-      sort: FeedSort;
+      sort: BoardSort;
       offset: number;
       expected: BoardDocs['results'];
     }> = [];

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FeedSort } from '../../../contract/boards';
+import type { BoardSort } from '../../../contract/boards';
 import type { FeedTabKey } from '../../../contract/documents';
 import type { HelpTopic } from '../../lib/help-links';
 import { userMessage } from '../../lib/user-message';
@@ -17,7 +17,7 @@ import {
   CARD_HEIGHT_MOBILE,
   ResultCardView,
   cardLink,
-  type FeedRow,
+  type BoardEntryRow,
   useReadingLoop,
 } from '../documents';
 import { RetryAlert } from '../../shell/retry-alert';
@@ -41,7 +41,7 @@ const CLOCK_MS = 60_000;
 export function FeedList(props: {
   view: FeedView;
   tab: FeedTabKey | null;
-  sort: FeedSort;
+  sort: BoardSort;
   label: string;
   mobile: boolean;
   /** The preview overlay cannot show (tablet and smaller): cards open the full-screen one. */
@@ -80,7 +80,7 @@ export function FeedList(props: {
   }, [loaded, overrides]);
 
   const toggleRead = useCallback(
-    (card: FeedRow) => {
+    (card: BoardEntryRow) => {
       const read = !card.read;
       setOverrides((was) => new Map(was).set(card.deeplink, read));
       client
@@ -98,7 +98,7 @@ export function FeedList(props: {
   );
 
   const row = useCallback(
-    (index: number): FeedRow | undefined => {
+    (index: number): BoardEntryRow | undefined => {
       const card = list.row(index);
       if (!card) return undefined;
       const read = overrides.get(card.deeplink);
@@ -111,7 +111,7 @@ export function FeedList(props: {
   const total = list.total();
   const { fullScreenPreview } = props;
   const linkOf = useCallback(
-    (card: FeedRow) => cardLink(card, view.board, fullScreenPreview, product),
+    (card: BoardEntryRow) => cardLink(card, view.board, fullScreenPreview, product),
     [view.board, fullScreenPreview, product],
   );
   const loop = useReadingLoop({
@@ -135,7 +135,7 @@ export function FeedList(props: {
         />
       ) : null}
       {total ? (
-        <VirtualList<FeedRow>
+        <VirtualList<BoardEntryRow>
           label={props.label}
           className="feed-cards"
           count={total}

@@ -14,7 +14,7 @@ import { RetryAlert } from '../../shell/retry-alert';
 type Action = 'enable' | 'duplicate';
 
 /** One feed in the manager: its name (to the feed), kind, state and actions. */
-function FeedRow(props: {
+function BoardEntryRow(props: {
   board: Board;
   busy: Action | null;
   onEdit: () => void;
@@ -127,7 +127,7 @@ export function FeedManagerPage() {
       {list.length ? (
         <ul className="fb-feed-rows" aria-label="Your feeds">
           {list.map((board) => (
-            <FeedRow
+            <BoardEntryRow
               key={board.board_id}
               board={board}
               busy={busy[board.board_id] ?? null}

@@ -1,6 +1,6 @@
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useId } from 'react';
-import { FeedSort, HOME_BOARD } from '../../../contract/boards';
+import { BoardSort, HOME_BOARD } from '../../../contract/boards';
 import type { Source } from '../../../contract/sources';
 import type { HelpTopic } from '../../lib/help-links';
 import { isMobile } from '../../lib/breakpoints';
@@ -46,8 +46,8 @@ export function FeedPage() {
 
   if (view === null) return null;
   const requested = typeof search.category_tab === 'string' ? search.category_tab : undefined;
-  const parsedSort = FeedSort.safeParse(search.sort);
-  const sort: FeedSort = parsedSort.success ? parsedSort.data : 'latest';
+  const parsedSort = BoardSort.safeParse(search.sort);
+  const sort: BoardSort = parsedSort.success ? parsedSort.data : 'latest';
   const tabs = infos === null ? null : shownTabs(infos, view.tabs);
   const tab = selectedTab({ requested, offered: view.tabs, tabs });
   const source = view.source ? sources?.find((s) => s.key === view.source) : undefined;

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { FEED_SORTS, type FeedSort } from '../../../contract/boards';
+import { BOARD_SORTS, type BoardSort } from '../../../contract/boards';
 import type { CategoryTabInfo } from '../../../contract/documents';
 import { formatCount } from '../../lib/format';
 import { useShell } from '../../shell-context';
 import type { ShownTab, TabKey } from '../documents';
 
 /** What the sort menu says for each of the contract's feed sorts (002 §2). */
-const FEED_SORT_LABELS: Record<FeedSort, string> = {
+const FEED_SORT_LABELS: Record<BoardSort, string> = {
   latest: 'Latest first',
   oldest: 'Oldest first',
   company_asc: 'Company A to Z',
@@ -95,15 +95,15 @@ export function FeedTabsBar(props: {
 }
 
 /** The sort options of 002 §9 that apply to a feed's documents. */
-export function SortMenu(props: { value: FeedSort; onChange: (sort: FeedSort) => void }) {
+export function SortMenu(props: { value: BoardSort; onChange: (sort: BoardSort) => void }) {
   return (
     <label className="sort-menu">
       <span>Sort by</span>
       <select
         value={props.value}
-        onChange={(event) => props.onChange(event.currentTarget.value as FeedSort)}
+        onChange={(event) => props.onChange(event.currentTarget.value as BoardSort)}
       >
-        {FEED_SORTS.map((sort) => (
+        {BOARD_SORTS.map((sort) => (
           <option key={sort} value={sort}>
             {FEED_SORT_LABELS[sort]}
           </option>

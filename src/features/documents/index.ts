@@ -17,7 +17,7 @@ export {
   CARD_HEIGHT_MOBILE,
   type CardLink,
   cardLink,
-  type FeedRow,
+  type BoardEntryRow,
   ResultCardView,
 } from './result-card';
 export { isTyping } from './reading-keys';

@@ -17,7 +17,7 @@ import {
 import { PillTags } from './pill-tags';
 
 /** One row of a feed window: a result card with its read state. */
-export type FeedRow = OpOutput<'feed.window'>['rows'][number];
+export type BoardEntryRow = OpOutput<'feed.window'>['rows'][number];
 
 /** Where a card's title leads: a route and its query (or a change to the current query). */
 export type CardLink = {
@@ -38,7 +38,7 @@ export const CARD_HEIGHT_MOBILE = 156;
  * preview where the overlay cannot show.
  */
 export function cardLink(
-  card: FeedRow,
+  card: BoardEntryRow,
   board: string,
   fullScreen: boolean,
   product: string,
@@ -57,14 +57,14 @@ export function cardLink(
  * thumbnail that hides itself if it fails to load, and the read/unread action.
  */
 export function ResultCardView(props: {
-  card: FeedRow;
+  card: BoardEntryRow;
   board: string;
   mobile: boolean;
   /** The preview overlay cannot show here (tablet and smaller): open the full-screen one. */
   fullScreen: boolean;
   now: Date;
   /** Absent when the user may not mark documents read (doc_mark_as_read off). */
-  onToggleRead?: (card: FeedRow) => void;
+  onToggleRead?: (card: BoardEntryRow) => void;
   /** Where the title leads instead of the preview (search: the preview with the term). */
   open?: CardLink;
   /** Shown instead of the card's opening text (search: the highlighted snippets). */

@@ -15,7 +15,7 @@ import {
   CARD_HEIGHT_MOBILE,
   cardLink,
   ResultCardView,
-  type FeedRow,
+  type BoardEntryRow,
   useReadingLoop,
 } from '../documents';
 import { useUserTags } from './tag-store';
@@ -137,7 +137,7 @@ function TaggedDocuments(props: { tagId?: string; label: string; empty: string }
   const card = useCallback((index: number) => list.row(index)?.card ?? undefined, [list]);
   const rowKey = useCallback((index: number) => list.row(index)?.deeplink, [list]);
   const linkOf = useCallback(
-    (row: FeedRow) => cardLink(row, '', fullScreen, product),
+    (row: BoardEntryRow) => cardLink(row, '', fullScreen, product),
     [fullScreen, product],
   );
   const total = list.total();

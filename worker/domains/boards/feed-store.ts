@@ -1,4 +1,9 @@
-import { feedEntryKey, type boards, type FeedEntry, type FeedSort } from '../../../contract/boards';
+import {
+  feedEntryKey,
+  type boards,
+  type BoardEntry,
+  type BoardSort,
+} from '../../../contract/boards';
 import {
   feedTabOf,
   type CategoryTabInfo,
@@ -43,7 +48,7 @@ export type EntryRecord = {
 };
 
 /** Where the feed's mirror stands. */
-export type FeedMeta = {
+export type BoardMirrorMeta = {
   id: string;
   board: string;
   /** This mirror of the feed: a reset makes a new one, and work for an old one is dropped. */
@@ -89,8 +94,8 @@ export const FEED_ENTRIES_SPEC: StoreSpec = {
   version: 2,
 };
 
-export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryRecord => {
-  const card: ResultCard & Partial<Pick<FeedEntry, 'entry_seq' | 'removed'>> = { ...entry };
+export const toRecord = (feed: string, entry: BoardEntry | ResultCard): EntryRecord => {
+  const card: ResultCard & Partial<Pick<BoardEntry, 'entry_seq' | 'removed'>> = { ...entry };
   const entrySeq = card.entry_seq ?? card.seq;
   delete card.entry_seq;
   delete card.removed;
@@ -111,7 +116,7 @@ export const toRecord = (feed: string, entry: FeedEntry | ResultCard): EntryReco
 };
 
 /** Sorts the mirror reads by index: the time order (newest or oldest first). */
-export const isTimeSort = (sort: FeedSort): sort is 'latest' | 'oldest' =>
+export const isTimeSort = (sort: BoardSort): sort is 'latest' | 'oldest' =>
   sort === 'latest' || sort === 'oldest';
 
 /** The index walk of a time-ordered window within a feed (a tab): index, direction, bounds. */
@@ -127,7 +132,7 @@ export function windowQuery(
 }
 
 /** Whether [unix, doc] sorts at or above the prefix's boundary (newest first). */
-export const withinPrefix = (meta: FeedMeta, unix: number, doc: string) =>
+export const withinPrefix = (meta: BoardMirrorMeta, unix: number, doc: string) =>
   meta.complete ||
   (meta.boundary !== null &&
     (unix > meta.boundary[0] || (unix === meta.boundary[0] && doc >= meta.boundary[1])));
@@ -138,7 +143,10 @@ export const withinPrefix = (meta: FeedMeta, unix: number, doc: string) =>
  * sync for a lookup that read-state changes make now and then.
  */
 export async function feedKeysOfDocs(mirror: Mirror<S>, docs: string[]): Promise<string[]> {
-  const metas = await mirror.range<Partial<FeedMeta>>(FEED, { lower: '#', upper: '#\uffff' });
+  const metas = await mirror.range<Partial<BoardMirrorMeta>>(FEED, {
+    lower: '#',
+    upper: '#\uffff',
+  });
   const feeds = metas.flatMap((m) => (typeof m.board === 'string' ? [m.board] : []));
   const candidates = feeds.flatMap((feed) => docs.map((doc) => entryKey(feed, doc)));
   const found = await mirror.getMany(FEED, candidates);
@@ -154,7 +162,7 @@ export type TabsRecord = {
   seq: number | null;
 };
 
-export type WriteOutcome = { keys: string[]; meta: FeedMeta } | 'stale' | 'ended';
+export type WriteOutcome = { keys: string[]; meta: BoardMirrorMeta } | 'stale' | 'ended';
 
 /**
  * One write to a feed's mirror, in one transaction with its meta: entries upserted (or
@@ -169,16 +177,16 @@ export async function writeFeed(
   feed: string,
   options: {
     gen: string | null;
-    entries: FeedEntry[];
+    entries: BoardEntry[];
     /** Given the count moves by countKey. */
-    update?: (meta: FeedMeta, delta: Record<string, number>) => FeedMeta;
-    create?: FeedMeta;
+    update?: (meta: BoardMirrorMeta, delta: Record<string, number>) => BoardMirrorMeta;
+    create?: BoardMirrorMeta;
   },
 ): Promise<WriteOutcome> {
   const mirror = await ctx.mirror;
   return mirror.transact([FEED, 'kv'], async (tx) => {
     if (!owner.guard.holds(await tx.get('kv', owner.guard.key))) return 'ended';
-    let meta = await tx.get<FeedMeta>(FEED, metaKey(feed));
+    let meta = await tx.get<BoardMirrorMeta>(FEED, metaKey(feed));
     if (!meta) {
       if (!options.create) return 'stale';
       meta = options.create;
@@ -263,13 +271,13 @@ export async function clearFeed(ctx: Ctx, owner: Owner, feed: string): Promise<b
 }
 
 export const readMeta = async (ctx: Ctx, feed: string) =>
-  (await ctx.mirror).get<FeedMeta>(FEED, metaKey(feed));
+  (await ctx.mirror).get<BoardMirrorMeta>(FEED, metaKey(feed));
 
 export const newMeta = (
   feed: string,
   gen: string,
   page: { version: number; seq: number },
-): FeedMeta => ({
+): BoardMirrorMeta => ({
   id: metaKey(feed),
   board: feed,
   gen,

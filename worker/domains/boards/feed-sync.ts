@@ -1,4 +1,4 @@
-import type { BoardDocs, BoardDocsQuery, FeedEntry } from '../../../contract/boards';
+import type { BoardDocs, BoardDocsQuery, BoardEntry } from '../../../contract/boards';
 import { sessionChanged } from '../../api-errors';
 import type { Owner } from '../../session';
 import {
@@ -9,7 +9,7 @@ import {
   readMeta,
   writeFeed,
   type Ctx,
-  type FeedMeta,
+  type BoardMirrorMeta,
   type WriteOutcome,
   withinPrefix,
 } from './feed-store';
@@ -77,14 +77,14 @@ export const fetchDocs = (ctx: Ctx, feed: string, query: Partial<BoardDocsQuery>
 const randomGen = () => Math.random().toString(36).slice(2, 12);
 
 /** The meta of a feed whose first page is `page` (its top page, newest first, when `top`). */
-export function startMeta(feed: string, page: BoardDocs['results'], top: boolean): FeedMeta {
+export function startMeta(feed: string, page: BoardDocs['results'], top: boolean): BoardMirrorMeta {
   const meta = newMeta(feed, randomGen(), page);
   meta.server = { '*': page.count };
   return top ? advance(meta, page) : meta;
 }
 
 /** The meta after a backfill page: the prefix reaches the page's last entry. */
-function advance(meta: FeedMeta, page: BoardDocs['results']): FeedMeta {
+function advance(meta: BoardMirrorMeta, page: BoardDocs['results']): BoardMirrorMeta {
   const last = page.documents[page.documents.length - 1];
   const complete = !page.has_more || page.next === null;
   // Another worker instance went further meanwhile: the prefix never moves back up.
@@ -205,7 +205,10 @@ async function followOnce(ctx: Ctx, owner: Owner, feed: string, state: FeedState
       return;
     }
     for (const d of page.documents) if (d.removed) state.removed.add(d.doc_id);
-    const last = page.documents.reduce((max, d: FeedEntry) => Math.max(max, d.entry_seq), meta.seq);
+    const last = page.documents.reduce(
+      (max, d: BoardEntry) => Math.max(max, d.entry_seq),
+      meta.seq,
+    );
     // With more to come, `seq` may be the feed's newest: go on from this page's last entry.
     const seq = page.has_more ? last : Math.max(last, page.seq);
     const outcome = await writeFeed(ctx, owner, feed, {

@@ -1,4 +1,4 @@
-import type { FeedSort } from '../../../contract/boards';
+import type { BoardSort } from '../../../contract/boards';
 import { FEED_TABS, type CategoryTabInfo, type ResultCard } from '../../../contract/documents';
 import { isNetworkError } from '../../api-client';
 import { sessionChanged } from '../../api-errors';
@@ -16,7 +16,7 @@ import {
   writeFeed,
   type Ctx,
   type EntryRecord,
-  type FeedMeta,
+  type BoardMirrorMeta,
   type TabsRecord,
 } from './feed-store';
 import { currentOwner, ensureBackfill, feedState, fetchDocs, follow, startMeta } from './feed-sync';
@@ -34,19 +34,24 @@ export type WindowInput = {
   /** Only this source's documents (its key), or null for every source of the feed. */
   source?: string | null;
   tab: string | null;
-  sort: FeedSort;
+  sort: BoardSort;
   offset: number;
   count: number;
 };
-export type FeedRow = ResultCard & { read: boolean };
-export type FeedWindow = { offset: number; rows: FeedRow[]; total: number; complete: boolean };
+export type BoardEntryRow = ResultCard & { read: boolean };
+export type BoardEntryWindow = {
+  offset: number;
+  rows: BoardEntryRow[];
+  total: number;
+  complete: boolean;
+};
 
 /** The tab list is fetched again after this (002 §7: feeds fresh for 15 s). */
 const TABS_FRESH_MS = 15_000;
 /** ...and after this once the feed's entries have moved since. */
 const TABS_MOVED_MS = 1_000;
 
-const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
+const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<BoardEntryRow[]> => {
   const read = await ctx.ask(
     'read.states',
     cards.map((c) => c.doc_id),
@@ -55,7 +60,7 @@ const withRead = async (ctx: Ctx, cards: ResultCard[]): Promise<FeedRow[]> => {
 };
 
 /** Follows the feed once per worker (it may have missed changes), and backfills the rest. */
-function keepCurrent(ctx: Ctx, owner: Owner, meta: FeedMeta) {
+function keepCurrent(ctx: Ctx, owner: Owner, meta: BoardMirrorMeta) {
   const state = feedState(ctx, owner, meta.board);
   if (!state.caughtUp && !state.follow) ctx.track(follow(ctx, owner, meta.board).catch(() => {}));
   if (!meta.complete) void ensureBackfill(ctx, owner, meta.board);
@@ -77,7 +82,7 @@ const windowPage = (ctx: Ctx, input: WindowInput) =>
   );
 
 /** The feed's first window, from the server, kept as the start of its mirror. */
-async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<FeedWindow> {
+async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<BoardEntryWindow> {
   const { board, tab, sort, offset, source = null } = input;
   const page = await windowPage(ctx, input);
   const top = offset === 0 && tab === null && sort === 'latest' && source === null;
@@ -95,7 +100,7 @@ async function firstWindow(ctx: Ctx, owner: Owner, input: WindowInput): Promise<
 }
 
 /** The total of the window's list: the mirror's count once complete, else the server's. */
-async function totalOf(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
+async function totalOf(ctx: Ctx, owner: Owner, meta: BoardMirrorMeta, input: WindowInput) {
   const { tab } = input;
   const mirrored = meta.counts[countKey(null, tab)] ?? 0;
   if (meta.complete) return mirrored;
@@ -112,7 +117,7 @@ async function totalOf(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInpu
 }
 
 /** Whether the mirror's rows are exactly the feed's rows at these positions. */
-function covered(meta: FeedMeta, input: WindowInput, rows: EntryRecord[], total: number) {
+function covered(meta: BoardMirrorMeta, input: WindowInput, rows: EntryRecord[], total: number) {
   if (meta.complete) return true;
   if (input.sort !== 'latest') return false;
   const last = rows[rows.length - 1];
@@ -127,7 +132,7 @@ function covered(meta: FeedMeta, input: WindowInput, rows: EntryRecord[], total:
  * the mirror does not index (company, category), or one source's view. Its entries are kept
  * for later time-ordered windows.
  */
-async function serverWindow(ctx: Ctx, owner: Owner, meta: FeedMeta, input: WindowInput) {
+async function serverWindow(ctx: Ctx, owner: Owner, meta: BoardMirrorMeta, input: WindowInput) {
   const { board, tab, offset, source = null } = input;
   const page = await windowPage(ctx, input);
   const removed = feedState(ctx, owner, board).removed;
@@ -152,7 +157,7 @@ const WALK_BLOCK = 500;
  * window's end. Only an outage pays for the walk; the order is the time order asked for, else
  * newest first, and the total is what the mirror holds of the view.
  */
-async function walkedFromMirror(ctx: Ctx, meta: FeedMeta, input: WindowInput) {
+async function walkedFromMirror(ctx: Ctx, meta: BoardMirrorMeta, input: WindowInput) {
   const { board, tab, offset, count, source = null } = input;
   const sort = isTimeSort(input.sort) ? input.sort : 'latest';
   const mirror = await ctx.mirror;
@@ -177,7 +182,7 @@ async function walkedFromMirror(ctx: Ctx, meta: FeedMeta, input: WindowInput) {
   };
 }
 
-export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<FeedWindow> {
+export async function readFeedWindow(ctx: Ctx, input: WindowInput): Promise<BoardEntryWindow> {
   const owner = currentOwner(ctx);
   const { board, source = null, offset, count, sort } = input;
   void ctx.ask('read.ensureList', false);
@@ -248,7 +253,7 @@ export async function feedTabs(
   const owner = currentOwner(ctx);
   const mirror = await ctx.mirror;
   let record = await mirror.get<TabsRecord>(FEED, tabsKey(board));
-  const meta = await mirror.get<FeedMeta>(FEED, metaKey(board));
+  const meta = await mirror.get<BoardMirrorMeta>(FEED, metaKey(board));
   const age = record ? ctx.clock.now() - record.fetched_at : Infinity;
   // Counts are fresh for 15 s, and fetched again sooner once new entries have landed (a newly
   // followed source's first documents must not sit under "0").
