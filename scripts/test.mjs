@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`, on 2 cores. First wave, two lanes: typecheck then lint, beside the build and
-// Playwright (one browser, one server: about one core). Second wave: the vitest projects
+// Playwright (two files at a time, E2E_WORKERS). Second wave: the vitest projects
 // (contract, worker and ui, then server), each run with the machine to itself: measured in CI,
 // the light projects beside Playwright slowed both (first wave 1,104 s instead of 645 s) and
 // timed out a CPU-bound contract test. Runs every step even after a failure, and prints the time of each step and of
