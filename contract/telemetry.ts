@@ -31,7 +31,14 @@ export const AnalyticsReportBody = z
   .strict();
 export type AnalyticsReportBody = z.infer<typeof AnalyticsReportBody>;
 
-/** Debug logs and the analytics report. */
+/**
+ * The analytics events the spec names (001 §9: the assistant's attach button sends
+ * `ask{product}_upload_clicked`), each sent every time, unlike the once-per-session report.
+ */
+export const analyticsEventName = (product: string, event: 'upload_clicked') =>
+  `ask${product}_${event}`;
+
+/** Debug logs, the analytics report and analytics events. */
 export const telemetry = defineDomain({
   name: 'telemetry',
   endpoints: {
@@ -57,6 +64,8 @@ export const telemetry = defineDomain({
   ops: {
     'log.debug': op(DebugLogBody, z.void()),
     'analytics.report': op(AnalyticsReportBody, z.void()),
+    /** An analytics event: the report's body and endpoint, sent each time it happens. */
+    'analytics.event': op(AnalyticsReportBody, z.void()),
   },
   changes: {},
   stores: [],

@@ -43,23 +43,28 @@ export function createSession(
     if (session.status === 'signed-out' || !wasSignedIn) accountLoad = null;
   };
 
+  /** The analytics body for `eventName`, as the signed-in user; null signed out. */
+  const analyticsBody = (eventName: string) => {
+    const session = $session.peek();
+    if (session?.status !== 'signed-in') return null;
+    const { user } = session;
+    return {
+      adblocker_installed: deps.adblockerInstalled?.() ?? false,
+      mp_info: { event_name: eventName, distinct_id: user.id, email: user.email, name: user.name },
+      mp_error: null,
+    };
+  };
+
   /** The analytics report (000 §3, §7); the worker sends it once per session however often asked. */
   const reportSession = () => {
-    const session = $session.value;
-    if (session?.status !== 'signed-in') return;
-    const { user } = session;
-    void client
-      .call('analytics.report', {
-        adblocker_installed: deps.adblockerInstalled?.() ?? false,
-        mp_info: {
-          event_name: 'session_start',
-          distinct_id: user.id,
-          email: user.email,
-          name: user.name,
-        },
-        mp_error: null,
-      })
-      .catch(() => {});
+    const body = analyticsBody('session_start');
+    if (body) void client.call('analytics.report', body).catch(() => {});
+  };
+
+  /** An analytics event the spec counts (a click), sent every time, best effort. */
+  const reportEvent = (eventName: string) => {
+    const body = analyticsBody(eventName);
+    if (body) void client.call('analytics.event', body).catch(() => {});
   };
 
   /** Flags and preferences of the signed-in account, read once per session. */
@@ -122,5 +127,14 @@ export function createSession(
     }
   };
 
-  return { $session, $signInRequired, setSession, loadAccount, onSession, onLogout, signOut };
+  return {
+    $session,
+    $signInRequired,
+    setSession,
+    loadAccount,
+    onSession,
+    onLogout,
+    signOut,
+    reportEvent,
+  };
 }

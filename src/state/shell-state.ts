@@ -88,6 +88,7 @@ export function createShellState(deps: ShellStateDeps) {
     requestHeadingFocus: nav.requestHeadingFocus,
     takeHeadingFocus: nav.takeHeadingFocus,
     signOut: session.signOut,
+    reportEvent: session.reportEvent,
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyticsEventName } from '../../contract/telemetry';
 import {
   ChangesQuery,
   ErrorBody,
@@ -95,6 +96,11 @@ describe('endpoint catalogue', () => {
 
   it('fills the product into the analytics path', () => {
     expect(endpointPath('analyticsReport', 'acme')).toBe('/acme-analytics/report');
+  });
+
+  it('names the attach click event after the product (001 §9)', () => {
+    expect(analyticsEventName('needl', 'upload_clicked')).toBe('askneedl_upload_clicked');
+    expect(analyticsEventName('acme', 'upload_clicked')).toBe('askacme_upload_clicked');
   });
 
   it('declares input and output for every worker op', () => {

@@ -92,6 +92,18 @@ describe('assistant attachments', () => {
     expect(screen.queryByRole('button', { name: 'Attach' })).toBeNull();
   });
 
+  it('counts each click on Attach as the askneedl_upload_clicked event', async () => {
+    const view = await renderWithUploads({});
+    const button = (await attachButton()) as HTMLButtonElement;
+    await waitFor(() => expect(button.disabled).toBe(false));
+    fireEvent.click(button);
+    fireEvent.click(button);
+    expect(ops(view.calls, 'analytics.event')).toMatchObject([
+      { mp_info: { event_name: 'askneedl_upload_clicked', distinct_id: 'u1' } },
+      { mp_info: { event_name: 'askneedl_upload_clicked', distinct_id: 'u1' } },
+    ]);
+  });
+
   it('disables the attach button while the upload config loads', async () => {
     let loaded!: (config: UploadConfig) => void;
     await renderWithUploads({ config: () => new Promise((resolve) => (loaded = resolve)) });

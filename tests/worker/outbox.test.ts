@@ -144,7 +144,7 @@ describe('outbox', () => {
     expect(seen.slice(-2)).toEqual(['peek', null]);
   });
 
-  it('sends the analytics report once per session', async () => {
+  it('sends the analytics report once per session, and each analytics event', async () => {
     const net = createFaultyFetch();
     const ws = workspace({ fetch: net.fetch });
     const a = await ws.tab();
@@ -157,6 +157,16 @@ describe('outbox', () => {
     await a.api.call('analytics.report', report);
     await ws.workspace.idle();
     expect(net.state.sent.filter((s) => s === 'POST /api/needl-analytics/report')).toHaveLength(1);
+
+    // An event (the attach click, 001 §9) goes every time it happens, in the same session.
+    const event = {
+      ...report,
+      mp_info: { ...report.mp_info, event_name: 'askneedl_upload_clicked' },
+    };
+    await a.api.call('analytics.event', event);
+    await a.api.call('analytics.event', event);
+    await ws.workspace.idle();
+    expect(net.state.sent.filter((s) => s === 'POST /api/needl-analytics/report')).toHaveLength(3);
   });
 
   it('sends a change made while another worker instance drains (dedicated-worker fallback)', async () => {

@@ -2,7 +2,7 @@ import { telemetry } from '../../contract/telemetry';
 import { defineWorkerDomain } from '../registry';
 
 /**
- * Debug logs and the analytics report: mutations with no mirror effect, sent through the
+ * Debug logs, the analytics report and events: mutations with no mirror effect, sent through the
  * outbox so they survive going offline. Each entry is independent of the others.
  */
 export const telemetryDomain = defineWorkerDomain(telemetry, {
@@ -15,6 +15,8 @@ export const telemetryDomain = defineWorkerDomain(telemetry, {
       // Once per session (000 §7): later reports in the same session are dropped here.
       admit: (ctx) => ctx.claimAnalytics(),
     },
+    // An event (a click the spec counts) goes each time, through the same endpoint.
+    'analytics.event': { endpoint: 'analyticsReport', orderKey: () => null },
   },
   changes: {},
 });

@@ -1,5 +1,7 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { DROP_FILES_TEXT, type ChatAttachment } from '../../../contract/assistant-attachments';
+import { analyticsEventName } from '../../../contract/telemetry';
+import { useShell } from '../../shell-context';
 import { shortName, statusText } from '../uploads';
 import './attachments.css';
 
@@ -59,6 +61,7 @@ export function AttachDropArea(props: { control: AttachControl | null; children:
 
 /** The attach button and its file picker (hidden input). */
 export function AttachButton(props: { control: AttachControl }) {
+  const { state, product } = useShell();
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -67,7 +70,11 @@ export function AttachButton(props: { control: AttachControl }) {
         className="button secondary small"
         disabled={props.control.buttonDisabled}
         title={props.control.buttonBlockedBy ?? undefined}
-        onClick={() => input.current?.click()}
+        onClick={() => {
+          // 001 §9: the attach click is an analytics event of its own.
+          state.reportEvent(analyticsEventName(product, 'upload_clicked'));
+          input.current?.click();
+        }}
       >
         Attach
       </button>
