@@ -222,14 +222,17 @@ test.describe('with a model that streams slowly', () => {
       tokensPerSecond: 100,
     });
     await page.goto(FULL);
+    // The second tab is booted before the question (its first load, app and worker, is slow on a
+    // busy machine): the stream must still be running when it opens the session.
+    const other = await context.newPage();
+    await other.goto(FULL);
+    await expect(other.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 30_000 });
     const asked = fake.requests.length;
     await ask(page, QUESTION);
     await expect(page).toHaveURL(/[?&]sessionId=[\w-]+/);
     const address = new URL(page.url());
 
-    const other = await context.newPage();
     await other.goto(`${address.pathname}${address.search}`);
-    // A tab's first load boots the app and the worker: slow on a busy machine.
     await expect(other.getByRole('article', { name: 'Question' })).toHaveText(QUESTION, {
       timeout: 30_000,
     });
