@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseQuestion } from '../../server/assistant/question';
 import { writePdf, type PdfBlock } from '../../server/summaries/pdf-writer';
 import { ask } from './assistant-fixture';
-import { createUploadRunner } from '../../server/uploads';
+import { uploadProcessed } from './assistant-uploads-helper';
 import { createHarness, type Harness } from './harness';
 
 /** NIKE, Inc.'s 10-K Item 1 opening (6 pages as a PDF). */
@@ -43,56 +43,17 @@ describe('the assistant over a document repeating one text', () => {
   let token: string;
   let deeplink: string;
 
-  /** Uploads and processes a file as the worker and the job would; answers its deeplink. */
-  const uploadDone = async (name: string, bytes: Buffer) => {
-    const init = await h.call('POST', '/upload/init', {
-      token,
-      body: {
-        source: 'needldrive',
-        files: [{ id: name, name, mime_type: '', size: bytes.length }],
-      },
-    });
-    expect(init.status).toBe(200);
-    const cfg = init.body.upload_configs[0];
-    const put = await h.app.request(cfg.upload_link, {
-      method: 'PUT',
-      headers: cfg.headers,
-      body: new Uint8Array(bytes),
-    });
-    expect(put.status).toBe(200);
-    const done = await h.call('POST', '/upload/complete', {
-      token,
-      body: {
-        files: [
-          {
-            bucket: cfg.metadata_fields.bucket,
-            key: cfg.metadata_fields.key,
-            metadata: { name, mime_type: '', id: name },
-          },
-        ],
-        source: 'needldrive',
-      },
-    });
-    expect(done.status).toBe(200);
-    await createUploadRunner({
-      db: h.db,
-      dialect: h.dialect,
-      storage: h.files,
-      product: 'needl',
-      now: () => h.clock.now,
-      log: () => undefined,
-    }).runDue();
-    const status = await h.call('GET', `/upload/status?feed_id=${done.body.feed_id}`, { token });
-    expect(status.body.files[0].status).toBe('COMPLETED');
-    return status.body.files[0].deeplink as string;
-  };
-
   beforeAll(async () => {
     // The demo corpus is seeded: it lists Narmada Infrastructure Ltd (and no NIKE). The text is
     // uploaded to the user's drive as a 300-page PDF, as the bench's.
     h = await createHarness('sqlite');
     token = (await h.signUp('Ada Lovelace')).session.id_token;
-    deeplink = await uploadDone('nike-item1-x50.pdf', repeatedPdf(COPIES));
+    ({ doc: deeplink } = await uploadProcessed(
+      h,
+      token,
+      'nike-item1-x50.pdf',
+      repeatedPdf(COPIES),
+    ));
   }, 120_000);
   afterAll(() => h.close());
 
