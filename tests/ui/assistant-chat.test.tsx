@@ -93,7 +93,13 @@ describe('a new chat on the full page', () => {
       within(answerView).getByRole('button', { name: 'Will rates fall next year?' }),
     ).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Send' })).toBeTruthy();
-    expect(screen.getByPlaceholderText('Ask follow up...')).toBeTruthy();
+    // Typed out in turns with the @help hint: waited for over a whole cycle (6.7 s).
+    const composer = await screen.findByPlaceholderText(
+      'Ask follow up...',
+      {},
+      { timeout: 10_000 },
+    );
+    expect(composer.tagName).toBe('TEXTAREA');
     await waitFor(() =>
       expect(screen.getByRole('heading', { level: 3, name: 'Central banks' }).textContent).toBe(
         'Central banks',

@@ -161,7 +161,14 @@ describe('the assistant overlay', () => {
     const panel = await screen.findByTestId('overlay');
     const answerView = await within(panel).findByRole('article', { name: 'Answer' });
     expect(answerView.textContent).toContain('Central banks held rates');
-    expect(within(panel).getByPlaceholderText('Ask follow up...')).toBeTruthy();
+    // The placeholder is typed out in turns with the @help hint (a 6.7 s cycle, 2 s of it whole):
+    // waited for over a whole cycle, not read at one moment.
+    const composer = await within(panel).findByPlaceholderText(
+      'Ask follow up...',
+      {},
+      { timeout: 10_000 },
+    );
+    expect(composer.tagName).toBe('TEXTAREA');
     const full = within(panel).getByRole('link', { name: 'Full screen' });
     expect(full.getAttribute('href')).toBe('/ask-needl/full?sessionId=s1');
     // Closing the panel stops watching: the worker sends this tab nothing more.
@@ -183,7 +190,13 @@ describe('the assistant overlay', () => {
       expect(within(panel).queryByRole('article', { name: 'Answer' })).toBeNull(),
     );
     expect(within(panel).queryByText(/^Continuing your last chat/)).toBeNull();
-    expect(within(panel).getByPlaceholderText('Ask me anything...')).toBeTruthy();
+    // Typed out in turns with the @help hint: waited for over a whole cycle (6.7 s).
+    const composer = await within(panel).findByPlaceholderText(
+      'Ask me anything...',
+      {},
+      { timeout: 10_000 },
+    );
+    expect(composer.tagName).toBe('TEXTAREA');
   });
 
   it('asks about the document a preview shows, from the preview', async () => {
