@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask } from './assistant-fixture';
-import { uploadProcessed } from './assistant-uploads-helper';
+import { uploadProcessed } from './upload-processed';
 import { createHarness, type Harness } from './harness';
 
 const MD = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'uploads', 'nike-markets.md'));

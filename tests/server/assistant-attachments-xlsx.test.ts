@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerUnits } from '../../server/assistant/sentences';
 import { ask, NOT_FOUND } from './assistant-fixture';
-import { uploadProcessed } from './assistant-uploads-helper';
+import { uploadProcessed } from './upload-processed';
 import { createHarness, type Harness } from './harness';
 
 const SHEET = readFileSync(

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskSources } from '../../contract/assistant';
 import { ask } from './assistant-fixture';
-import { uploadProcessed } from './assistant-uploads-helper';
+import { uploadProcessed } from './upload-processed';
 import { addDocs, follow, news } from './documents-helpers';
 import { createHarness, type Harness } from './harness';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseQuestion } from '../../server/assistant/question';
 import { writePdf, type PdfBlock } from '../../server/summaries/pdf-writer';
 import { ask } from './assistant-fixture';
-import { uploadProcessed } from './assistant-uploads-helper';
+import { uploadProcessed } from './upload-processed';
 import { createHarness, type Harness } from './harness';
 
 /** NIKE, Inc.'s 10-K Item 1 opening (6 pages as a PDF). */

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractDocument } from '../../server/extract';
 import { writePdf } from '../../server/summaries/pdf-writer';
-import { createUploadRunner } from '../../server/uploads';
 import { iso } from '../../server/time';
 import { ask } from './assistant-fixture';
+import { uploadProcessed } from './upload-processed';
 import { createHarness, REAL_POSTGRES_URL, type Harness } from './harness';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'uploads');
@@ -47,49 +47,8 @@ describe.each(BACKENDS)('tables and summaries on %s', (backend) => {
   const deeplinks: Record<string, string> = {};
 
   /** Uploads and processes a file as the worker and the job would; answers its deeplink. */
-  const uploadDone = async (token: string, name: string, bytes: Buffer) => {
-    const init = await h.call('POST', '/upload/init', {
-      token,
-      body: {
-        source: 'needldrive',
-        files: [{ id: name, name, mime_type: '', size: bytes.length }],
-      },
-    });
-    expect(init.status).toBe(200);
-    const cfg = init.body.upload_configs[0];
-    const put = await h.app.request(cfg.upload_link, {
-      method: 'PUT',
-      headers: cfg.headers,
-      body: new Uint8Array(bytes),
-    });
-    expect(put.status).toBe(200);
-    const done = await h.call('POST', '/upload/complete', {
-      token,
-      body: {
-        files: [
-          {
-            bucket: cfg.metadata_fields.bucket,
-            key: cfg.metadata_fields.key,
-            metadata: { name, mime_type: '', id: name },
-          },
-        ],
-        source: 'needldrive',
-      },
-    });
-    expect(done.status).toBe(200);
-    const runner = createUploadRunner({
-      db: h.db,
-      dialect: h.dialect,
-      storage: h.files,
-      product: 'needl',
-      now: () => h.clock.now,
-      log: () => undefined,
-    });
-    await runner.runDue();
-    const status = await h.call('GET', `/upload/status?feed_id=${done.body.feed_id}`, { token });
-    expect(status.body.files[0].status).toBe('COMPLETED');
-    return status.body.files[0].deeplink as string;
-  };
+  const uploadDone = async (token: string, name: string, bytes: Buffer) =>
+    (await uploadProcessed(h, token, name, bytes)).doc;
 
   beforeAll(async () => {
     h = await createHarness(backend, { seed: false });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUploadRunner } from '../../server/uploads';
+import { uploadProcessed } from './upload-processed';
 import { createHarness, type Harness } from './harness';
 
 const PDF = readFileSync(
@@ -22,44 +22,7 @@ describe('byte ranges of a download', () => {
     h = await createHarness('sqlite', { seed: false });
     alice = (await h.signUp('Alice')).session.id_token;
     bob = (await h.signUp('Bob')).session.id_token;
-    const name = 'nike-10k-item1.pdf';
-    const init = await h.call('POST', '/upload/init', {
-      token: alice,
-      body: { source: 'needldrive', files: [{ id: name, name, mime_type: '', size: PDF.length }] },
-    });
-    const cfg = init.body.upload_configs[0];
-    const put = await h.app.request(cfg.upload_link, {
-      method: 'PUT',
-      headers: cfg.headers,
-      body: new Uint8Array(PDF),
-    });
-    expect(put.status).toBe(200);
-    const done = await h.call('POST', '/upload/complete', {
-      token: alice,
-      body: {
-        source: 'needldrive',
-        files: [
-          {
-            bucket: cfg.metadata_fields.bucket,
-            key: cfg.metadata_fields.key,
-            metadata: { name, mime_type: '', id: name },
-          },
-        ],
-      },
-    });
-    await createUploadRunner({
-      db: h.db,
-      dialect: h.dialect,
-      storage: h.files,
-      product: 'needl',
-      now: () => h.clock.now,
-      log: () => undefined,
-    }).runDue();
-    const status = await h.call('GET', `/upload/status?feed_id=${done.body.feed_id}`, {
-      token: alice,
-    });
-    expect(status.body.files[0].status).toBe('COMPLETED');
-    deeplink = status.body.files[0].deeplink;
+    ({ doc: deeplink } = await uploadProcessed(h, alice, 'nike-10k-item1.pdf', PDF));
     source = (
       await h.db
         .selectFrom('documents')

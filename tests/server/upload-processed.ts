@@ -3,7 +3,7 @@ import { createUploadRunner } from '../../server/uploads';
 import type { Harness } from './harness';
 
 /**
- * What the assistant's upload suites share: a file uploaded and processed the way the client and
+ * What the upload suites share: a file uploaded and processed the way the client and
  * the job do it (init, the transfer, complete, the processing job run once), as a user's own
  * document. Answers the uploads feed and the document's id (the file's deeplink).
  */
