@@ -2,13 +2,10 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AiPicks, BoardDefinition } from '../../contract/boards';
-import { board, card, kw, source, stubMatchMedia, suggestion } from './boards-fixtures';
+import { board, card, kw, source, suggestion } from './boards-fixtures';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
-beforeEach(() => {
-  setViewportWidth(1600);
-  stubMatchMedia();
-});
+beforeEach(() => setViewportWidth(1600));
 afterEach(() => {
   act(() => toast.remove());
   cleanup();

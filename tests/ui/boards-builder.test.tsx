@@ -2,13 +2,10 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BoardDefinition } from '../../contract/boards';
-import { board, card, kw, source, stubMatchMedia } from './boards-fixtures';
+import { board, card, kw, source } from './boards-fixtures';
 import { SIGNED_IN, renderShell, setViewportWidth } from './shell-fake-workspace';
 
-beforeEach(() => {
-  setViewportWidth(1600);
-  stubMatchMedia();
-});
+beforeEach(() => setViewportWidth(1600));
 afterEach(() => {
   act(() => toast.remove());
   cleanup();

@@ -102,17 +102,3 @@ export function suggestion(
 
 /** A keyword as the contract stores it. */
 export const kw = (keyword: string) => ({ keyword, valid: true });
-
-/** react-hot-toast asks for the reduced-motion preference; jsdom has no matchMedia. */
-export function stubMatchMedia() {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-}
