@@ -7,7 +7,7 @@ import { showToast } from '../../shell/toasts';
 import type { WorkspaceClient } from '../../workspace-client';
 
 /**
- * The tab's view of tags and bookmarks, read from the worker's mirror (worker/domains/tags.ts):
+ * The tab's view of tags and bookmarks, read from the worker's mirror (worker/domains/tags/):
  * the user's tags (one list per client, shared by every card, re-read on 'changed' for store
  * 'tags') and each shown document's tag ids (asked in one tags.ofDocuments call per frame for
  * every card that mounts together, re-read on 'changed' for store 'document_tags'). Writes go

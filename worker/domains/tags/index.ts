@@ -1,17 +1,27 @@
-import type { ResultCard } from '../../contract/documents';
 import {
   BOOKMARK_TAG_ID,
   tagKey,
   tags,
   type DocumentTags,
   type Tag,
-  type TagMerge,
   type TagRow,
-} from '../../contract/tags';
-import { sessionChanged } from '../api-errors';
-import type { Mirror, PatchItem } from '../mirror';
-import { prefixWindow } from '../mirror-query';
-import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registry';
+} from '../../../contract/tags';
+import { sessionChanged } from '../../api-errors';
+import type { PatchItem } from '../../mirror';
+import { prefixWindow } from '../../mirror-query';
+import { defineWorkerDomain, type DomainContext, type StoreOf } from '../../registry';
+import {
+  ANY_TAG,
+  BY_TAG,
+  BY_TAG_TIME,
+  LINKS,
+  linkWrite,
+  mergeWrites,
+  sameTags,
+  TAGS,
+  unlinkWrites,
+  type LinkRecord,
+} from './links';
 
 /**
  * Tags and bookmarks in the mirror. Store 'tags' holds the user's tags by id; store
@@ -32,17 +42,9 @@ import { defineWorkerDomain, type DomainContext, type StoreOf } from '../registr
 type S = StoreOf<typeof tags>;
 type Ctx = DomainContext<S>;
 
-const TAGS = 'tags' satisfies S;
-const LINKS = 'document_tags' satisfies S;
 /** Not an id (ids are 1 to 128 visible characters). */
 export const LIST_KEY = '\u0000list';
-const BY_TAG = 'by_tag';
-const BY_TAG_TIME = 'by_tag_time';
-/** The key of "any tag but the bookmark" in BY_TAG_TIME (/needlbox/tags/all); never an id. */
-const ANY_TAG = '\u0000any';
 const PAGE = 5000;
-/** Documents one tag's removal unlinks in the mirror, at most (an IndexedDB count). */
-const UNLINK_SCAN = 1_000_000;
 
 type TagsList = { id: typeof LIST_KEY; complete: boolean };
 type LinksList = {
@@ -52,12 +54,6 @@ type LinksList = {
   complete: boolean;
   /** Pulled with cards (a mirror from before pulls again, from the start). */
   cards?: true;
-};
-
-/** A mirrored link: the document's tags, its card when known, and its tag-page index keys. */
-type LinkRecord = DocumentTags & {
-  card?: ResultCard;
-  k_tag: Array<[string, number, string]>;
 };
 
 const isTag = (t: Tag | TagsList): t is Tag => t.id !== LIST_KEY;
@@ -117,31 +113,6 @@ async function ensure(ctx: Ctx, store: S) {
 }
 
 /**
- * A document's record as written: its tags sorted and unique, its card (when known) and its
- * tag-page keys (a document without a card sorts last, at time 0); no tags deletes the record.
- */
-const linkWrite = (
-  deeplink: string,
-  tagIds: readonly string[],
-  card: ResultCard | undefined,
-): PatchItem<S> => {
-  const ids = [...new Set(tagIds)].sort();
-  if (ids.length === 0) return { store: LINKS, key: deeplink };
-  const unix = card?.unix ?? 0;
-  const keys = ids.map((t): [string, number, string] => [t, unix, deeplink]);
-  if (ids.some((t) => t !== BOOKMARK_TAG_ID)) keys.push([ANY_TAG, unix, deeplink]);
-  const record: LinkRecord = { deeplink, tag_ids: ids, ...(card ? { card } : {}), k_tag: keys };
-  return { store: LINKS, key: deeplink, value: record };
-};
-
-/** Whether two lists of tag ids hold the same tags. */
-const sameTags = (a: readonly string[], b: readonly string[]) => {
-  const x = new Set(a);
-  const y = new Set(b);
-  return x.size === y.size && [...x].every((t) => y.has(t));
-};
-
-/**
  * 'tags.window': rows `offset` to `offset + count` of a tag page (newest document first), and
  * how many documents the tag holds, from BY_TAG_TIME alone (the count is kept by the mirror
  * until the store is written again).
@@ -170,37 +141,6 @@ async function tagWindow(
       card: r.card ? { ...r.card, read: read[i] } : null,
     })),
   };
-}
-
-/** The writes that take `tagId` off every mirrored document carrying it. */
-async function unlinkWrites(mirror: Mirror<S>, tagId: string): Promise<PatchItem<S>[]> {
-  const carrying = await mirror.transact([LINKS], (tx) =>
-    tx.indexRange<LinkRecord>(LINKS, BY_TAG, { lower: tagId, upper: tagId }, UNLINK_SCAN),
-  );
-  return carrying.map((link) =>
-    linkWrite(
-      link.deeplink,
-      link.tag_ids.filter((t) => t !== tagId),
-      link.card,
-    ),
-  );
-}
-
-/** The writes that move every mirrored document carrying `from` to `into` (the Tags Manager's merge). */
-async function mergeWrites(mirror: Mirror<S>, { from, into }: TagMerge): Promise<PatchItem<S>[]> {
-  const carrying = await mirror.transact([LINKS], (tx) =>
-    tx.indexRange<LinkRecord>(LINKS, BY_TAG, { lower: from, upper: from }, UNLINK_SCAN),
-  );
-  return [
-    { store: TAGS, key: from },
-    ...carrying.map((link) =>
-      linkWrite(
-        link.deeplink,
-        link.tag_ids.map((t) => (t === from ? into : t)),
-        link.card,
-      ),
-    ),
-  ];
 }
 
 /** The optimistic records of tags to create: those of a name the mirror does not hold yet. */
