@@ -18,10 +18,10 @@ const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'uploads');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
 type Setup = { db: 'sqlite' | 'pglite' | 'postgres'; files: 'local' | 's3' };
+// PostgreSQL is the real server when there is one, PGlite otherwise (STORAGES in harness.ts).
 const SETUPS: Setup[] = [
   { db: 'sqlite', files: 'local' },
-  { db: 'pglite', files: 's3' },
-  ...(REAL_POSTGRES_URL ? [{ db: 'postgres', files: 'local' } as Setup] : []),
+  { db: REAL_POSTGRES_URL ? 'postgres' : 'pglite', files: 's3' },
 ];
 
 describe.each(SETUPS)('uploads on $db with $files files', ({ db, files }) => {
