@@ -12,7 +12,8 @@ import {
 } from '../search';
 import type { RetrievedPassage } from './answerer';
 import type { AskTarget } from './ask-scope';
-import { holdsGroup, judgeSentence, stemSequence } from './evidence';
+import { judgeSentence } from './evidence';
+import { holdsGroup, stemSequence } from './sentence-holds';
 import { analyseQuestion, type QuestionAnalysis } from './question';
 import { answerUnits, throughList } from './sentences';
 import { anyOf, contentWords } from './words';

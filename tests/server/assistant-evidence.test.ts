@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdsFigure, holdsNumber, judgeSentence } from '../../server/assistant/evidence';
+import { judgeSentence } from '../../server/assistant/evidence';
+import { holdsFigure, holdsNumber } from '../../server/assistant/sentence-holds';
 import { analyseQuestion, type QuestionAnalysis } from '../../server/assistant/question';
 import { createHarness, type Harness } from './harness';
 

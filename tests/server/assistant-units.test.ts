@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdsFigure, judgeSentence } from '../../server/assistant/evidence';
+import { judgeSentence } from '../../server/assistant/evidence';
+import { holdsFigure } from '../../server/assistant/sentence-holds';
 import { analyseQuestion, type QuestionAnalysis } from '../../server/assistant/question';
 import { answerUnits, throughList } from '../../server/assistant/sentences';
 import { readPassages } from '../../server/assistant/extractive-pick';
