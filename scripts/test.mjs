@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // `npm test`, on 2 cores. First wave, two lanes: typecheck then lint, beside the build and
-// Playwright (two files at a time, E2E_WORKERS). Second wave: the vitest projects
-// (contract, worker and ui, then server), each run with the machine to itself: measured in CI,
-// the light projects beside Playwright slowed both (first wave 1,104 s instead of 645 s) and
-// timed out a CPU-bound contract test. Runs every step even after a failure, and prints the time of each step and of
+// Playwright (two files at a time, E2E_WORKERS). Second wave: the vitest projects (contract,
+// worker, ui and server) in one run, two files at a time from any project, so no core idles
+// while a project's last file ends: measured in CI, vitest beside Playwright slowed both (first
+// wave 1,104 s instead of 645 s) and timed out a CPU-bound contract test. Runs every step even after a failure, and prints the time of each step and of
 // each vitest project at the end, pass or fail, then what each failed step said about its
 // failures (a CI log is often read from its tail).
 //
 //   node scripts/test.mjs            every step
-//   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e; unit is
-//                                    unit-light and unit-server, which can be named alone too)
+//   node scripts/test.mjs unit e2e   only the steps named (typecheck, lint, unit, e2e)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,22 +35,20 @@ const STEPS = {
   typecheck: { cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
   lint: { cmd: 'npm', args: ['run', '--silent', 'lint'] },
   e2e: { cmd: 'npm', args: ['run', '--silent', 'test:e2e'] },
-  'unit-light': vitest(['contract', 'worker', 'ui'], 'light.json'),
-  'unit-server': vitest(['server'], 'server.json'),
+  unit: vitest(['contract', 'worker', 'ui', 'server'], 'unit.json'),
 };
-const ALIASES = { unit: ['unit-light', 'unit-server'] };
 
 /** Waves run one after the other; a wave's lanes side by side; a lane's steps in order. */
-const WAVES = [[['typecheck', 'lint'], ['e2e']], [['unit-light', 'unit-server']]];
+const WAVES = [[['typecheck', 'lint'], ['e2e']], [['unit']]];
 
-const known = [...Object.keys(STEPS), ...Object.keys(ALIASES)];
+const known = Object.keys(STEPS);
 for (const name of process.argv.slice(2)) {
   if (!known.includes(name)) {
     console.error(`test: unknown step "${name}" (steps: ${known.join(', ')})`);
     process.exit(2);
   }
 }
-const only = process.argv.slice(2).flatMap((name) => ALIASES[name] ?? [name]);
+const only = process.argv.slice(2);
 
 const run = (name) =>
   new Promise((resolve) => {
